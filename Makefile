@@ -1,0 +1,217 @@
+# vchess - one non-recursive GNU Makefile (see /work/shared/DESIGN.md).
+#
+#   make            library and tools in $(BUILD)        (default: build/)
+#   make check      also the unit tests, then tests/run.sh $(BUILD)
+#   make san        everything again in build-san with clang, ASan and UBSan, then the tests
+#   make bench      an -O3 -march=native build in build-bench, then tests/bench/run.sh
+#   make fuzz       tests/fuzz/run.sh $(SECONDS)
+#   make lint       clang-format check and cppcheck;  make format  rewrites the sources
+#   make install    to $(DESTDIR)$(PREFIX);  make uninstall;  make clean
+#
+# Sources are found by name, so adding a file needs no edit here:
+#   lib/*.c                  -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so
+#   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/vc_embed.h), in the library
+#   tools/vchess-NAME.c      -> $(BUILD)/bin/vchess-NAME, linked with every other tools/*.c
+#   tests/unit/t_NAME.c      -> $(BUILD)/tests/t_NAME, linked with every other tests/unit/*.c
+#
+# Settings go on the command line or in config.mak (plain "VAR = value"; CC must be
+# set with "=", since make gives it a default).  V=1 shows the full commands.
+
+-include config.mak
+
+CC ?= cc
+HOSTCC ?= cc
+AR ?= ar
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+WERROR ?= 0
+V ?= 0
+SECONDS ?= 60
+EXTRA_CFLAGS ?=
+EXTRA_LDFLAGS ?=
+LDFLAGS ?=
+
+BINDIR = $(PREFIX)/bin
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+MANDIR = $(PREFIX)/share/man
+
+# The version lives in one place, the public header.  ($(HASH): "#" in a function call is a
+# comment for make before 4.3 and must not be escaped from 4.3 on.)
+HASH := \#
+VERSION = $(or $(shell sed -n 's/^$(HASH)define VC_VERSION "\(.*\)"/\1/p' lib/vchess.h 2>/dev/null),0.0.0)
+
+PKGS = libxml-2.0 zlib yaml-0.1
+# := so pkg-config runs once per make, not once per compile.
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(strip $(PKG_LIBS)),)
+  # Only a warning: clean, lint and format need none of these libraries.
+  $(warning pkg-config found none of: $(PKGS); install libxml2-dev zlib1g-dev libyaml-dev)
+endif
+
+CFLAGS = -std=c17 -O2 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	 -Wformat=2 -Wvla -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
+	 -Ilib -I$(BUILD)/gen $(PKG_CFLAGS)
+ifeq ($(WERROR),1)
+  CFLAGS += -Werror
+endif
+# EXTRA_* come last so callers can override anything (-O3, -fsanitize=...).
+ALL_CFLAGS = $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(EXTRA_LDFLAGS)
+LIBS = $(PKG_LIBS) -lm -pthread
+
+# The embed generator runs on the build machine: no sanitizers, no -Werror surprises.
+HOST_CFLAGS = -std=c17 -O2 -Wall -Wextra
+
+# ---- quiet output: "CC lib/foo.c"; V=1 prints the commands instead ----------------------
+ifeq ($(V),1)
+  Q =
+  say =
+else
+  Q = @
+  say = @printf '  %-6s %s\n' '$(1)' '$(2)';
+endif
+
+# ---- what exists ----------------------------------------------------------------------------
+# sort: the order of $(wildcard) is not promised, and the embedded table must be stable.
+LIB_SRC = $(sort $(wildcard lib/*.c))
+LIB_OBJ = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/vc_embedded.o
+VARIANTS = $(sort $(wildcard formats/variants/*.yaml))
+
+TOOL_MAIN = $(sort $(wildcard tools/vchess-*.c))
+TOOL_HELPER = $(filter-out $(TOOL_MAIN),$(sort $(wildcard tools/*.c)))
+TOOLS = $(TOOL_MAIN:tools/%.c=$(BUILD)/bin/%)
+TOOL_HELPER_OBJ = $(TOOL_HELPER:tools/%.c=$(BUILD)/tools/%.o)
+
+TEST_MAIN = $(sort $(wildcard tests/unit/t_*.c))
+TEST_HELPER = $(filter-out $(TEST_MAIN),$(sort $(wildcard tests/unit/*.c)))
+TESTS = $(TEST_MAIN:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_HELPER_OBJ = $(TEST_HELPER:tests/unit/%.c=$(BUILD)/tests/unit/%.o)
+
+STATIC_LIB = $(BUILD)/libvchess.a
+SHARED_LIB = $(BUILD)/libvchess.so
+EMBED = $(BUILD)/build-aux/embed
+
+MAN_PAGES = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7)
+FORMAT_SRC = $(wildcard lib/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
+
+.PHONY: all lib tools tests check san bench fuzz lint format install uninstall clean FORCE
+.DEFAULT_GOAL := all
+# A recipe that fails must not leave a target that looks up to date.
+.DELETE_ON_ERROR:
+
+all: lib tools
+lib: $(STATIC_LIB) $(SHARED_LIB)
+tools: $(TOOLS)
+tests: $(TESTS)
+
+# ---- stamps: rebuild when the flags change, or when a variant file is removed --------------
+# Each is rewritten only when its content changes, so an unchanged stamp keeps its old time
+# and triggers nothing (the trick git's Makefile uses for GIT-CFLAGS).
+$(BUILD)/flags: FORCE
+	@mkdir -p $(@D)
+	@s='$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)'; \
+	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
+
+$(BUILD)/gen/variants.list: FORCE
+	@mkdir -p $(@D)
+	@s='$(VARIANTS)'; \
+	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
+
+# ---- the library ----------------------------------------------------------------------------
+# One compile per file, with -fPIC, serves both the static and the shared library.
+$(BUILD)/lib/%.o: lib/%.c $(BUILD)/flags
+	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(EMBED): build-aux/embed.c
+	$(call say,HOSTCC,$<)mkdir -p $(@D) && $(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+
+# Depends on the list stamp as well as the files: a removed file changes only the list.
+$(BUILD)/gen/vc_embedded.c: $(EMBED) $(VARIANTS) $(BUILD)/gen/variants.list
+	$(call say,EMBED,$(words $(VARIANTS)) variant files)$(EMBED) $@ $(VARIANTS)
+
+$(BUILD)/gen/vc_embedded.o: $(BUILD)/gen/vc_embedded.c $(BUILD)/flags
+	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+# rm first: ar would keep members of deleted sources.
+$(STATIC_LIB): $(LIB_OBJ)
+	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# ---- tools and unit tests -------------------------------------------------------------------
+$(BUILD)/tools/%.o: tools/%.c $(BUILD)/flags
+	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TOOLS): $(BUILD)/bin/%: $(BUILD)/tools/%.o $(TOOL_HELPER_OBJ) $(STATIC_LIB)
+	$(call say,LD,$@)mkdir -p $(@D) && \
+	  $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_HELPER_OBJ) $(STATIC_LIB) $(LIBS)
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/flags
+	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_HELPER_OBJ) $(STATIC_LIB)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) \
+	  $(STATIC_LIB) $(LIBS)
+
+-include $(wildcard $(BUILD)/lib/*.d $(BUILD)/gen/*.d $(BUILD)/tools/*.d $(BUILD)/tests/unit/*.d)
+
+# ---- running ----------------------------------------------------------------------------------
+# The runner runs whatever binaries it finds, so first drop those whose source is gone.
+check: all tests
+	$(Q)rm -f $(filter-out $(TESTS),$(wildcard $(BUILD)/tests/t_*)) \
+	  $(filter-out $(TOOLS),$(wildcard $(BUILD)/bin/vchess-*))
+	$(Q)bash tests/run.sh $(BUILD)
+
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=all
+# The options make a sanitizer report fail the test that caused it, with a stack.
+san:
+	$(Q)ASAN_OPTIONS=detect_leaks=1 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	 $(MAKE) --no-print-directory BUILD=build-san CC=clang EXTRA_CFLAGS='$(SAN_FLAGS)' \
+	   EXTRA_LDFLAGS='-fsanitize=address,undefined' check
+
+bench:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all
+	$(Q)if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh build-bench; \
+	 else echo 'bench: no tests/bench/run.sh yet'; fi
+
+fuzz: all
+	$(Q)if [ -f tests/fuzz/run.sh ]; then VCHESS_BUILD=$(BUILD) bash tests/fuzz/run.sh $(SECONDS); \
+	 else echo 'fuzz: no tests/fuzz/run.sh yet'; fi
+
+lint:
+	$(Q)clang-format --dry-run --Werror $(FORMAT_SRC)
+	$(Q)cppcheck --error-exitcode=1 --enable=warning,performance,portability --inline-suppr \
+	  --quiet -Ilib $(wildcard lib tools)
+
+format:
+	$(Q)clang-format -i $(FORMAT_SRC)
+
+# ---- installing -----------------------------------------------------------------------------
+# The .pc file is made here, not earlier, so "make install PREFIX=..." never installs a stale one.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
+	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR))
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)
+	install -m 644 lib/vchess.h $(DESTDIR)$(INCLUDEDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libvchess.pc.in \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/libvchess.pc
+	for f in $(MAN_PAGES); do d=$${f%/*}; d=$${d##*/}; \
+	  install -d $(DESTDIR)$(MANDIR)/$$d && install -m 644 $$f $(DESTDIR)$(MANDIR)/$$d || exit 1; \
+	done
+
+uninstall:
+	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%) \
+	  $(DESTDIR)$(LIBDIR)/libvchess.a $(DESTDIR)$(LIBDIR)/libvchess.so \
+	  $(DESTDIR)$(INCLUDEDIR)/vchess.h $(DESTDIR)$(LIBDIR)/pkgconfig/libvchess.pc \
+	  $(foreach m,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/$(patsubst man/%,%,$(m)))
+
+clean:
+	rm -rf $(BUILD) build-san build-bench build-fuzz

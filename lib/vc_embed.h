@@ -1,0 +1,28 @@
+/*
+ * vc_embed.h - (internal) the built-in variant files, embedded at build time.
+ *
+ * The Makefile runs build-aux/embed over every formats/variants/NAME.yaml and
+ * compiles the generated $(BUILD)/gen/vc_embedded.c into the library, so the
+ * tools know every built-in variant without finding formats/ at run time.
+ *
+ * Invariants of the generated table:
+ *  - entries are sorted by file name, and file names are unique;
+ *  - text[len] == '\0' (the text may still hold NUL bytes before len);
+ *  - vc_embedded_variants[vc_embedded_variant_count] is a terminating entry
+ *    whose pointers are NULL and len 0, so the array is never empty.
+ */
+#ifndef VC_EMBED_H
+#define VC_EMBED_H
+
+#include <stddef.h>
+
+struct vc_embedded {
+	const char *file; /* base name, e.g. "chess.yaml" */
+	const char *text; /* the file's bytes, NUL-terminated */
+	size_t len;       /* number of bytes, without the final NUL */
+};
+
+extern const struct vc_embedded vc_embedded_variants[];
+extern const size_t vc_embedded_variant_count;
+
+#endif
