@@ -1,0 +1,472 @@
+/*
+ * movegen.c - move generation, attacks, legality and perft over the
+ * compiled paths and tries of a variant (see vc_int.h).
+ *
+ * Pseudo-legal moves come from walking each piece's paths.  A move is legal
+ * when the mover's royal piece is not attacked after it.  Making and testing
+ * every move is exact but slow, so a move is tested only when it can change
+ * that answer: when the side is in check, when the royal piece moves, for
+ * en passant, castling and the mechanics that move more than one piece, and
+ * when the mover is the first piece on some branch of the capture trie of
+ * its king behind which an enemy attacker waits (a possible pin).  Every
+ * other move cannot uncover an attack on the king, since any attack
+ * uncovered runs through a trie branch whose first piece would have to be
+ * the mover.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vc_int.h"
+
+static inline int trie_walk(const struct vc_position *p, const struct vc_tnode *t, int32_t i,
+			    int32_t end, int by)
+{
+	const uint8_t *board = p->board;
+	while (i < end) {
+		uint8_t occ = board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == by && (t[i].mask >> vc_code_type(occ) & 1) &&
+		    !(p->sqf[t[i].sq] & VC_SQF_DEAD))
+			return 1;
+		i += t[i].skip;
+	}
+	return 0;
+}
+
+int vc_attacked(const struct vc_position *p, int sq, int by)
+{
+	const struct vc_variant *v = p->v;
+	return trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by);
+}
+
+int vc_in_check(const struct vc_position *p, int side)
+{
+	int k = p->king[side];
+	return k >= 0 && vc_attacked(p, k, side ^ 1);
+}
+
+int vc_position_in_check(const struct vc_position *p) { return vc_in_check(p, p->side); }
+
+int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
+		     int capture, int16_t *out, int cap)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_tnode *t = v->trie;
+	int k = capture ? 0 : 1;
+	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
+	int n = 0;
+	while (i < end) {
+		uint8_t occ = p->board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == side && ((t[i].mask & mask) >> vc_code_type(occ) & 1)) {
+			int dup = 0;
+			for (int j = 0; j < n; j++)
+				if (out[j] == t[i].sq)
+					dup = 1;
+			if (!dup && n < cap)
+				out[n++] = t[i].sq;
+		}
+		i += t[i].skip;
+	}
+	return n;
+}
+
+/* ---- generation ---- */
+
+struct gen {
+	const struct vc_position *p;
+	vc_move *out;
+	int n;
+};
+
+static inline void push(struct gen *g, int from, int to, int piece, int flags, int promo)
+{
+	vc_move *m = &g->out[g->n++];
+	m->from = (int16_t)from;
+	m->to = (int16_t)to;
+	m->from2 = m->to2 = -1;
+	m->aux = -1;
+	m->piece = (uint8_t)piece;
+	m->promo = (uint8_t)promo;
+	m->flags = (uint16_t)flags;
+	m->extra = 0;
+	m->pad = 0;
+}
+
+/* adds a move, expanding promotions */
+static inline void add(struct gen *g, int from, int to, int t, int flags)
+{
+	const struct vc_variant *v = g->p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	int side = g->p->side;
+	if (pt->promo_ranks && vc_bit_test(v->promo_zone[side][t], to) && pt->promo_choices) {
+		uint64_t ch = pt->promo_choices;
+		while (ch) {
+			int c = __builtin_ctzll(ch);
+			ch &= ch - 1;
+			push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
+		}
+		if (!pt->promo_mandatory)
+			push(g, from, to, t, flags, 0);
+		return;
+	}
+	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[side][t], to)) {
+		push(g, from, to, t, flags | VC_MF_PROMO, pt->auto_to + 1);
+		return;
+	}
+	push(g, from, to, t, flags, 0);
+}
+
+static int is_ep_target(const struct vc_position *p, int sq)
+{
+	for (int i = 0; i < p->nep; i++)
+		if (p->ep[i] == sq)
+			return 1;
+	return 0;
+}
+
+static void gen_piece(struct gen *g, int from)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	uint8_t code = p->board[from];
+	int t = vc_code_type(code);
+	if (p->sqf[from] & VC_SQF_DEAD)
+		return;
+	int32_t off = v->pathoff[side][t][from];
+	if (!off)
+		return;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	static __thread uint32_t seen[VC_MAXSQ];
+	static __thread uint32_t stamp;
+	int dedupe = v->dedupe[t];
+	int start_n = g->n;
+	if (dedupe && ++stamp == 0) {
+		memset(seen, 0, sizeof seen);
+		stamp = 1;
+	}
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		for (int j = 0; j < len; j++) {
+			int e = s[j];
+			int sq = e & VC_PS_SQMASK;
+			uint8_t occ = p->board[sq];
+			if (e & VC_PS_SELF)
+				continue;
+			if (!occ) {
+				if (e & VC_PS_TRANSIT)
+					continue;
+				if (modes & VC_MODE_MOVE) {
+					if (dedupe) {
+						if (seen[sq] == stamp)
+							continue;
+						seen[sq] = stamp;
+					}
+					add(g, from, sq, t, (modes & VC_MODE_EPMAKE) && j > 0 ? VC_MF_DOUBLE : 0);
+				} else if ((modes & VC_MODE_EPTAKE) && p->nep && is_ep_target(p, sq) &&
+					   p->epvictim >= 0 && p->board[p->epvictim] &&
+					   vc_code_color(p->board[p->epvictim]) == (side ^ 1)) {
+					add(g, from, sq, t, VC_MF_CAPTURE | VC_MF_EP);
+				}
+				continue;
+			}
+			if (!(e & VC_PS_TRANSIT)) {
+				int oc = vc_code_color(occ);
+				int ot = vc_code_type(occ);
+				if (!(v->types[ot].props & VC_P_UNCAPTURABLE)) {
+					if (oc != side && (modes & VC_MODE_CAPTURE)) {
+						if (!dedupe || seen[sq] != stamp) {
+							if (dedupe)
+								seen[sq] = stamp;
+							add(g, from, sq, t, VC_MF_CAPTURE);
+						}
+					} else if (oc == side && (modes & VC_MODE_SELF) &&
+						   !(v->types[ot].props & VC_P_ROYAL)) {
+						if (!dedupe || seen[sq] != stamp) {
+							if (dedupe)
+								seen[sq] = stamp;
+							add(g, from, sq, t, VC_MF_CAPTURE | VC_MF_SELF);
+						}
+					}
+				}
+			}
+			break;
+		}
+	}
+	(void)start_n;
+}
+
+static void gen_castling(struct gen *g)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side, ksq = p->king[side];
+	if (ksq < 0 || !v->ncastle)
+		return;
+	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	int checked = -1;
+	for (int i = 0; i < v->ncastle; i++) {
+		int psq = p->castle[side][i];
+		if (psq < 0)
+			continue;
+		uint8_t pc = p->board[psq];
+		if (!pc || vc_code_color(pc) != side)
+			continue;
+		if (v->castle_partners && !((v->castle_partners >> vc_code_type(pc)) & 1))
+			continue;
+		int kto, pto;
+		int kr = ksq / v->files;
+		if (v->castle_style == VC_CASTLE_FIXED) {
+			const struct vc_castle_spec *c = &v->castle[i];
+			kto = c->king_to;
+			pto = c->partner_to;
+			if (side == VC_BLACK) {
+				kto = vc_sq(v->files, kto % v->files, v->ranks - 1 - kto / v->files);
+				pto = vc_sq(v->files, pto % v->files, v->ranks - 1 - pto / v->files);
+			}
+		} else {
+			if (psq / v->files != kr)
+				continue;
+			int d = psq > ksq ? 1 : -1;
+			int dist = (psq - ksq) * d;
+			if (dist < 3)
+				continue;
+			kto = ksq + 2 * d;
+			pto = ksq + d;
+		}
+		int lo = ksq, hi = ksq;
+		int sqs[4] = { psq, kto, pto, ksq };
+		for (int k = 0; k < 4; k++) {
+			if (sqs[k] < lo)
+				lo = sqs[k];
+			if (sqs[k] > hi)
+				hi = sqs[k];
+		}
+		if (lo / v->files != hi / v->files)
+			continue;
+		int ok = 1;
+		for (int sq = lo; sq <= hi && ok; sq++)
+			if (sq != ksq && sq != psq && p->board[sq])
+				ok = 0;
+		if (!ok)
+			continue;
+		if (!through) {
+			if (checked < 0)
+				checked = vc_attacked(p, ksq, side ^ 1);
+			if (checked)
+				continue;
+			int d = kto > ksq ? 1 : -1;
+			for (int sq = ksq + d; kto != ksq && ok; sq += d) {
+				if (vc_attacked(p, sq, side ^ 1))
+					ok = 0;
+				if (sq == kto)
+					break;
+			}
+			if (!ok)
+				continue;
+		}
+		vc_move *m = &g->out[g->n++];
+		m->from = (int16_t)ksq;
+		m->to = (int16_t)kto;
+		m->from2 = -1;
+		m->to2 = (int16_t)pto;
+		m->aux = (int16_t)psq;
+		m->piece = (uint8_t)vc_code_type(p->board[ksq]);
+		m->promo = 0;
+		m->flags = VC_MF_CASTLE;
+		m->extra = (uint8_t)i;
+		m->pad = 0;
+	}
+}
+
+static void gen_drops(struct gen *g)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	/* drops come from the first reserve area: the hand, or the airfield */
+	for (int t = 0; t < v->ntypes; t++) {
+		if (!p->res[side][0][t])
+			continue;
+		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		for (int sq = 0; sq < v->nsq; sq++) {
+			if (p->board[sq])
+				continue;
+			if (pawn && (v->drop_pawn_forbid_ranks >> (vc_rel_rank(v, side, sq) - 1) & 1))
+				continue;
+			vc_move *m = &g->out[g->n++];
+			m->from = -1;
+			m->to = (int16_t)sq;
+			m->from2 = m->to2 = -1;
+			m->aux = -1;
+			m->piece = (uint8_t)t;
+			m->promo = 0;
+			m->flags = VC_MF_DROP;
+			m->extra = 0;
+			m->pad = 0;
+		}
+	}
+}
+
+int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	int side = p->side;
+	for (int i = 0; i < p->npl[side]; i++)
+		gen_piece(&g, p->plist[side][i]);
+	gen_castling(&g);
+	if (p->v->rules & VC_R_DROPS)
+		gen_drops(&g);
+	return g.n;
+}
+
+/* ---- legality ---- */
+
+struct pins {
+	int check;
+	int any;
+	uint64_t set[VC_SQWORDS];
+};
+
+static void find_pins(const struct vc_position *p, struct pins *pi)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	pi->check = 0;
+	pi->any = 0;
+	if (k < 0)
+		return;
+	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
+	const struct vc_tnode *t = v->trie;
+	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
+	while (i < end) {
+		uint8_t occ = p->board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		int c = vc_code_color(occ);
+		if (c == them && (t[i].mask >> vc_code_type(occ) & 1) && !(p->sqf[t[i].sq] & VC_SQF_DEAD))
+			pi->check = 1;
+		else if (c == side && t[i].skip > 1 && trie_walk(p, t, i + 1, i + t[i].skip, them)) {
+			vc_bit_set(pi->set, t[i].sq);
+			pi->any = 1;
+		}
+		i += t[i].skip;
+	}
+}
+
+static inline int needs_test(const struct vc_position *p, const struct pins *pi, const vc_move *m)
+{
+	if (pi->check || p->v->has_complex)
+		return 1;
+	if (m->flags & (VC_MF_EP | VC_MF_CASTLE))
+		return 1;
+	if (m->flags & VC_MF_DROP)
+		return 0;
+	if (m->from == p->king[p->side])
+		return 1;
+	return pi->any && vc_bit_test(pi->set, m->from);
+}
+
+/* makes, tests, unmakes */
+static int test_move(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side;
+	if (vc_pos_make(p, m) != 0)
+		return 0;
+	int ok = !vc_in_check(p, side);
+	vc_pos_unmake(p);
+	return ok;
+}
+
+int vc_move_legal(struct vc_position *p, const vc_move *m)
+{
+	if (p->king[p->side] < 0)
+		return 1;
+	return test_move(p, m);
+}
+
+int vc_gen_legal(struct vc_position *p, vc_move *out)
+{
+	int n = vc_gen_pseudo(p, out);
+	if (p->king[p->side] < 0)
+		return n;
+	struct pins pi;
+	find_pins(p, &pi);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!needs_test(p, &pi, &out[i]) || test_move(p, &out[i]))
+			out[k++] = out[i];
+	return k;
+}
+
+int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_legal(p, buf);
+	if (n > cap)
+		n = cap;
+	memcpy(out, buf, (size_t)n * sizeof *out);
+	return n;
+}
+
+int vc_position_outcome(const struct vc_position *cp)
+{
+	struct vc_position *p = (struct vc_position *)cp;
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	if (vc_gen_legal(p, buf) > 0)
+		return 0;
+	return vc_in_check(p, p->side) ? 1 : 2;
+}
+
+static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
+{
+	int n = vc_gen_pseudo(p, buf);
+	struct pins pi;
+	int royal = p->king[p->side] >= 0;
+	if (royal)
+		find_pins(p, &pi);
+	uint64_t total = 0;
+	if (depth == 1) {
+		if (!royal)
+			return (uint64_t)n;
+		for (int i = 0; i < n; i++)
+			if (!needs_test(p, &pi, &buf[i]) || test_move(p, &buf[i]))
+				total++;
+		return total;
+	}
+	vc_move *next = buf + n;
+	for (int i = 0; i < n; i++) {
+		if (royal && needs_test(p, &pi, &buf[i]) && !test_move(p, &buf[i]))
+			continue;
+		if (vc_pos_make(p, &buf[i]) != 0)
+			return total;
+		total += perft_rec(p, depth - 1, next);
+		vc_pos_unmake(p);
+	}
+	return total;
+}
+
+uint64_t vc_perft(struct vc_position *p, int depth)
+{
+	if (depth <= 0)
+		return 1;
+	vc_move *buf = vc_calloc((size_t)(depth + 1) * VC_MAX_MOVES, sizeof *buf);
+	if (!buf)
+		return 0;
+	uint64_t n = perft_rec(p, depth, buf);
+	free(buf);
+	return n;
+}

@@ -1,0 +1,838 @@
+/*
+ * position.c - positions: the board with its piece lists, reserves,
+ * castling rights, en-passant targets, counters and a Zobrist hash; make
+ * and unmake with a full undo record; position strings (man 5
+ * vchess-position).
+ *
+ * Invariants: plist[c][pidx[sq]] == sq for every occupied square of colour
+ * c; king[c] is the square of c's royal piece or -1; hash equals
+ * vc_pos_compute_hash(); every make is undone by exactly one unmake, in
+ * reverse order, restoring the position byte for byte in the fields above.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vc_int.h"
+
+static inline uint64_t zkey(const struct vc_variant *v, uint8_t code, int sq)
+{
+	return v->zobrist[(size_t)code * (size_t)v->nsq + (size_t)sq];
+}
+
+void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
+{
+	int c = vc_code_color(code);
+	p->board[sq] = code;
+	p->sqf[sq] = flags;
+	p->pidx[sq] = p->npl[c];
+	p->plist[c][p->npl[c]++] = (int16_t)sq;
+	p->hash ^= zkey(p->v, code, sq);
+	if (c < 2 && (p->v->types[vc_code_type(code)].props & VC_P_ROYAL) && p->king[c] < 0)
+		p->king[c] = (int16_t)sq;
+}
+
+void vc_pos_remove(struct vc_position *p, int sq)
+{
+	uint8_t code = p->board[sq];
+	int c = vc_code_color(code);
+	int i = p->pidx[sq];
+	int last = p->plist[c][--p->npl[c]];
+	p->plist[c][i] = (int16_t)last;
+	p->pidx[last] = (int16_t)i;
+	p->board[sq] = VC_EMPTY;
+	p->sqf[sq] = 0;
+	p->hash ^= zkey(p->v, code, sq);
+	if (c < 2 && p->king[c] == sq)
+		p->king[c] = -1;
+}
+
+/* moves a piece without touching the hash of anything but the piece */
+static inline void move_piece(struct vc_position *p, int from, int to)
+{
+	uint8_t code = p->board[from];
+	int c = vc_code_color(code);
+	int i = p->pidx[from];
+	p->plist[c][i] = (int16_t)to;
+	p->pidx[to] = (int16_t)i;
+	p->board[to] = code;
+	p->sqf[to] = p->sqf[from];
+	p->board[from] = VC_EMPTY;
+	p->sqf[from] = 0;
+	p->hash ^= zkey(p->v, code, from) ^ zkey(p->v, code, to);
+	if (c < 2 && p->king[c] == from)
+		p->king[c] = (int16_t)to;
+}
+
+uint64_t vc_pos_compute_hash(const struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	uint64_t h = 0;
+	for (int sq = 0; sq < v->nsq; sq++)
+		if (p->board[sq])
+			h ^= zkey(v, p->board[sq], sq);
+	if (p->side)
+		h ^= v->zob_side;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[s][i] >= 0)
+				h ^= v->zob_castle[s][i];
+	for (int i = 0; i < p->nep; i++)
+		h ^= v->zob_ep[p->ep[i]];
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < v->nreserve; r++)
+			for (int t = 0; t < v->ntypes; t++)
+				h ^= v->zob_res[s][r][t] * p->res[s][r][t];
+	return h;
+}
+
+void vc_pos_clear(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	struct vc_undo *u = p->undo;
+	int cap = p->capundo;
+	memset(p, 0, sizeof *p);
+	p->v = v;
+	p->undo = u;
+	p->capundo = cap;
+	p->king[0] = p->king[1] = -1;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < VC_MAXCASTLE; i++)
+			p->castle[s][i] = -1;
+	p->epvictim = -1;
+	p->fullmove = 1;
+}
+
+struct vc_position *vc_position_new(const struct vc_variant *v)
+{
+	struct vc_position *p = vc_calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->v = v;
+	vc_pos_clear(p);
+	vc_position_start(p);
+	return p;
+}
+
+void vc_position_free(struct vc_position *p)
+{
+	if (!p)
+		return;
+	free(p->undo);
+	free(p);
+}
+
+void vc_position_copy(struct vc_position *dst, const struct vc_position *src)
+{
+	struct vc_undo *u = dst->undo;
+	int cap = dst->capundo;
+	memcpy(dst, src, sizeof *dst);
+	dst->undo = u;
+	dst->capundo = cap;
+	dst->nundo = 0;
+}
+
+void vc_position_start(struct vc_position *p)
+{
+	if (p->v->start_fen)
+		vc_position_set_fen(p, NULL, p->v->start_fen);
+	else
+		vc_pos_clear(p);
+}
+
+const struct vc_variant *vc_position_variant(const struct vc_position *p) { return p->v; }
+int vc_position_side(const struct vc_position *p) { return p->side; }
+uint64_t vc_position_hash(const struct vc_position *p) { return p->hash; }
+long vc_position_ply(const struct vc_position *p) { return p->ply; }
+int vc_position_depth(const struct vc_position *p) { return p->nundo; }
+
+int vc_position_piece_at(const struct vc_position *p, int sq, int *color)
+{
+	if (sq < 0 || sq >= p->v->nsq || !p->board[sq])
+		return -1;
+	if (color)
+		*color = vc_code_color(p->board[sq]);
+	return vc_code_type(p->board[sq]);
+}
+
+int vc_position_plies_to_transform(const struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	if (!(v->rules & VC_R_SWAP_HALVES) || v->swap_period <= 0)
+		return -1;
+	long done = p->ply - v->swap_offset;
+	long per = v->swap_period;
+	long r = ((done % per) + per) % per;
+	return (int)(per - r);
+}
+
+/* ---- position strings ---- */
+
+static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vc_vemit(ctx, VC_SEV_ERROR, "fen-invalid", NULL, 0, at ? (long)(at - fen) + 1 : 0, NULL,
+		 fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* reads a piece symbol: a letter, or (XY) for a multi-letter one; colour
+ * from the case.  Returns the type or -1. */
+static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
+{
+	const char *s = *sp;
+	char sym[4];
+	size_t n = 0;
+	if (*s == '(') {
+		s++;
+		while (isalpha((unsigned char)*s) && n < 3)
+			sym[n++] = *s++;
+		if (*s != ')' || n == 0)
+			return -1;
+		s++;
+	} else if (isalpha((unsigned char)*s)) {
+		sym[n++] = *s++;
+	} else
+		return -1;
+	sym[n] = 0;
+	int upper = isupper((unsigned char)sym[0]), lower = islower((unsigned char)sym[0]);
+	for (size_t i = 1; i < n; i++)
+		if ((upper && !isupper((unsigned char)sym[i])) ||
+		    (lower && !islower((unsigned char)sym[i])))
+			return -1;
+	int t = vc_type_by_symbol(v, sym, n);
+	if (t < 0)
+		return -1;
+	*color = upper ? VC_WHITE : VC_BLACK;
+	*sp = s;
+	return t;
+}
+
+/* The partner a castling letter means (X-FEN): the outermost piece that may
+ * castle on that side of the king, on the king's rank; -1 if none. */
+static int castle_partner_scan(const struct vc_position *p, int side, int right)
+{
+	const struct vc_variant *v = p->v;
+	int k = p->king[side];
+	if (k < 0)
+		return -1;
+	int home = side == VC_WHITE ? 0 : v->ranks - 1;
+	if (v->castle_style == VC_CASTLE_FIXED && k / v->files != home)
+		return -1;
+	int kr = k / v->files, kf = k % v->files;
+	int east = v->castle[right].partner % v->files > v->castle_king % v->files;
+	for (int i = 0; i < v->files; i++) {
+		int f = east ? v->files - 1 - i : i;
+		if (east ? f <= kf : f >= kf)
+			break;
+		uint8_t c = p->board[vc_sq(v->files, f, kr)];
+		if (c && vc_code_color(c) == side &&
+		    (!v->castle_partners || (v->castle_partners >> vc_code_type(c) & 1)))
+			return vc_sq(v->files, f, kr);
+	}
+	return -1;
+}
+
+vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const char *fen)
+{
+	const struct vc_variant *v = out->v;
+	struct vc_position *p = vc_calloc(1, sizeof *p);
+	const char *s = fen;
+	if (!p)
+		return VC_FATAL;
+	p->v = v;
+	vc_pos_clear(p);
+	while (*s == ' ')
+		s++;
+	/* board */
+	for (int r = v->ranks - 1; r >= 0; r--) {
+		int f = 0;
+		while (*s && *s != '/' && *s != ' ' && *s != '[') {
+			if (isdigit((unsigned char)*s)) {
+				const char *at = s;
+				int n = 0;
+				while (isdigit((unsigned char)*s))
+					n = n * 10 + (*s++ - '0');
+				if (n == 0 || f + n > v->files) {
+					fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
+					goto bad;
+				}
+				f += n;
+				continue;
+			}
+			const char *at = s;
+			int neutral = 0, color;
+			if (*s == '*') {
+				neutral = 1;
+				s++;
+			}
+			int t = read_symbol(v, &s, &color);
+			if (t < 0) {
+				fen_err(ctx, fen, at, "unknown piece '%.*s' in the position string",
+					*at == '(' ? (int)(strcspn(at, ")") + 1) : 1 + neutral, at);
+				goto bad;
+			}
+			if (f >= v->files) {
+				fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
+				goto bad;
+			}
+			uint8_t flags = 0;
+			while (*s == '~' || *s == '!') {
+				flags |= *s == '~' ? VC_SQF_PROMOTED : VC_SQF_DEAD;
+				s++;
+			}
+			int sq = vc_sq(v->files, f, r);
+			if (p->npl[neutral ? VC_NEUTRAL : color] >= VC_MAXPL) {
+				fen_err(ctx, fen, at, "too many pieces");
+				goto bad;
+			}
+			vc_pos_put(p, sq, vc_code(t, neutral ? VC_NEUTRAL : color), flags);
+			f++;
+		}
+		if (f != v->files) {
+			fen_err(ctx, fen, s, "rank %d has %d files, not %d", r + 1, f, v->files);
+			goto bad;
+		}
+		if (r > 0) {
+			if (*s != '/') {
+				fen_err(ctx, fen, s, "expected '/' after rank %d", r + 1);
+				goto bad;
+			}
+			s++;
+		}
+	}
+	/* reserves: one bracket per declared area */
+	for (int area = 0; *s == '['; area++) {
+		const char *open = s++;
+		if (area >= v->nreserve && v->nreserve > 0) {
+			fen_err(ctx, fen, open, "this variant has %d reserve areas", v->nreserve);
+			goto bad;
+		}
+		while (*s && *s != ']') {
+			const char *at = s;
+			int color;
+			int t = read_symbol(v, &s, &color);
+			if (t < 0) {
+				fen_err(ctx, fen, at, "unknown piece '%c' in a reserve", *at);
+				goto bad;
+			}
+			if (v->nreserve == 0)
+				continue; /* a variant without reserves reads "[]" and ignores it */
+			if (p->res[color][area][t] == 255) {
+				fen_err(ctx, fen, at, "more than 255 pieces of one kind in a reserve");
+				goto bad;
+			}
+			p->res[color][area][t]++;
+		}
+		if (*s != ']') {
+			fen_err(ctx, fen, open, "reserve '[' is never closed");
+			goto bad;
+		}
+		s++;
+	}
+	/* the rest are optional, defaults w - - 0 1 */
+	while (*s == ' ')
+		s++;
+	if (*s) {
+		if (*s == 'w' || *s == 'W')
+			p->side = VC_WHITE;
+		else if (*s == 'b' || *s == 'B')
+			p->side = VC_BLACK;
+		else {
+			fen_err(ctx, fen, s, "side to move must be 'w' or 'b'");
+			goto bad;
+		}
+		s++;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s) {
+		if (*s == '-')
+			s++;
+		else
+			while (*s && *s != ' ') {
+				const char *at = s;
+				char c = *s++;
+				int side = isupper((unsigned char)c) ? VC_WHITE : VC_BLACK;
+				char uc = (char)toupper((unsigned char)c);
+				int found = -1, psq = -1;
+				for (int i = 0; i < v->ncastle; i++)
+					if (v->castle[i].right == uc)
+						found = i;
+				if (found >= 0) {
+					psq = castle_partner_scan(p, side, found);
+				} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
+					/* Shredder / X-FEN file letter: the partner on that file of
+					 * the king's rank, on the side it stands */
+					int kf = p->king[side] % v->files, f = uc - 'A';
+					for (int i = 0; i < v->ncastle; i++)
+						if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
+						    (f > kf))
+							found = i;
+					psq = vc_sq(v->files, f, p->king[side] / v->files);
+				}
+				if (found < 0) {
+					fen_err(ctx, fen, at, "unknown castling right '%c'", c);
+					goto bad;
+				}
+				if (psq >= 0)
+					p->castle[side][found] = (int16_t)psq;
+			}
+	}
+	while (*s == ' ')
+		s++;
+	if (*s) {
+		if (*s == '-')
+			s++;
+		else {
+			while (*s && *s != ' ') {
+				const char *at = s;
+				int used;
+				int sq = vc_square_parse(v, s, &used);
+				if (sq < 0 || p->nep >= VC_MAXEP) {
+					fen_err(ctx, fen, at, "bad en-passant square '%.*s'",
+						(int)strcspn(at, " ,"), at);
+					goto bad;
+				}
+				p->ep[p->nep++] = (int16_t)sq;
+				s += used;
+				if (*s == ',')
+					s++;
+			}
+			/* the victim stands one step beyond the target nearest to it */
+			int dir = p->side == VC_WHITE ? -1 : 1;
+			int near = p->ep[0];
+			for (int i = 1; i < p->nep; i++)
+				if ((p->ep[i] / v->files - near / v->files) * dir > 0)
+					near = p->ep[i];
+			int vr = near / v->files + dir;
+			p->epvictim = (int16_t)(vr >= 0 && vr < v->ranks ? near + dir * v->files : -1);
+		}
+	}
+	while (*s == ' ')
+		s++;
+	if (*s) {
+		char *end;
+		long h = strtol(s, &end, 10);
+		if (end == s || h < 0) {
+			fen_err(ctx, fen, s, "half-move clock must be a number");
+			goto bad;
+		}
+		p->halfmove = (int32_t)h;
+		s = end;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s) {
+		char *end;
+		long fm = strtol(s, &end, 10);
+		if (end == s || fm < 1 || fm > 100000000) {
+			fen_err(ctx, fen, s, "move number must be a positive number");
+			goto bad;
+		}
+		p->fullmove = (int32_t)fm;
+		s = end;
+	}
+	p->ply = 2L * (p->fullmove - 1) + p->side;
+	while (*s == ' ')
+		s++;
+	/* optional "ply N": plies already played, for scheduled transformations */
+	if (!strncmp(s, "ply ", 4)) {
+		char *end;
+		long n = strtol(s + 4, &end, 10);
+		if (end == s + 4 || n < 0) {
+			fen_err(ctx, fen, s, "'ply' needs a number");
+			goto bad;
+		}
+		p->ply = n;
+		s = end;
+		while (*s == ' ')
+			s++;
+	}
+	if (*s) {
+		fen_err(ctx, fen, s, "unexpected text '%s' at the end of the position string", s);
+		goto bad;
+	}
+	/* castling rights must name a partner that stands there */
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < v->ncastle; i++) {
+			int sq = p->castle[c][i];
+			if (sq < 0)
+				continue;
+			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0)
+				p->castle[c][i] = -1; /* a right without its pieces is void */
+		}
+	p->hash = vc_pos_compute_hash(p);
+	{
+		struct vc_undo *u = out->undo;
+		int cap = out->capundo;
+		memcpy(out, p, sizeof *p);
+		out->undo = u;
+		out->capundo = cap;
+		out->nundo = 0;
+	}
+	free(p);
+	return VC_OK;
+bad:
+	free(p);
+	return VC_FAILED;
+}
+
+static size_t put_symbol(const struct vc_variant *v, int t, int color, char *b)
+{
+	const char *sym = v->types[t].symbol;
+	size_t n = strlen(sym), k = 0;
+	if (n > 1)
+		b[k++] = '(';
+	for (size_t i = 0; i < n; i++)
+		b[k++] = color == VC_BLACK ? (char)tolower((unsigned char)sym[i]) : sym[i];
+	if (n > 1)
+		b[k++] = ')';
+	return k;
+}
+
+size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	struct vc_buf b;
+	char tmp[16];
+	vc_buf_init(&b);
+	for (int r = v->ranks - 1; r >= 0; r--) {
+		int empty = 0;
+		for (int f = 0; f < v->files; f++) {
+			uint8_t code = p->board[vc_sq(v->files, f, r)];
+			if (!code) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				vc_buf_printf(&b, "%d", empty);
+			empty = 0;
+			int c = vc_code_color(code);
+			if (c == VC_NEUTRAL)
+				vc_buf_addc(&b, '*');
+			size_t k = put_symbol(v, vc_code_type(code), c == VC_NEUTRAL ? VC_WHITE : c, tmp);
+			vc_buf_add(&b, tmp, k);
+			uint8_t fl = p->sqf[vc_sq(v->files, f, r)];
+			if (fl & VC_SQF_PROMOTED)
+				vc_buf_addc(&b, '~');
+			if (fl & VC_SQF_DEAD)
+				vc_buf_addc(&b, '!');
+		}
+		if (empty)
+			vc_buf_printf(&b, "%d", empty);
+		if (r > 0)
+			vc_buf_addc(&b, '/');
+	}
+	for (int area = 0; area < v->nreserve; area++) {
+		vc_buf_addc(&b, '[');
+		for (int c = 0; c < 2; c++)
+			for (int t = 0; t < v->ntypes; t++)
+				for (int k = 0; k < p->res[c][area][t]; k++) {
+					size_t m = put_symbol(v, t, c, tmp);
+					vc_buf_add(&b, tmp, m);
+				}
+		vc_buf_addc(&b, ']');
+	}
+	vc_buf_adds(&b, p->side ? " b " : " w ");
+	int any = 0;
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[c][i] >= 0) {
+				char r = v->castle[i].right;
+				if (castle_partner_scan(p, c, i) != p->castle[c][i])
+					r = (char)('A' + p->castle[c][i] % v->files);
+				vc_buf_addc(&b, c ? (char)tolower((unsigned char)r) : r);
+				any = 1;
+			}
+	if (!any)
+		vc_buf_addc(&b, '-');
+	vc_buf_addc(&b, ' ');
+	/* targets are written only when some capture there is possible, as
+	 * lichess and python-chess do, so equal positions give equal strings */
+	int show_ep = 0;
+	if (p->nep) {
+		static __thread vc_move buf[VC_MAX_MOVES * 4];
+		int n = vc_gen_pseudo(p, buf);
+		for (int i = 0; i < n && !show_ep; i++)
+			show_ep = (buf[i].flags & VC_MF_EP) != 0;
+	}
+	if (!show_ep)
+		vc_buf_addc(&b, '-');
+	for (int i = 0; show_ep && i < p->nep; i++) {
+		if (i)
+			vc_buf_addc(&b, ',');
+		vc_square_name(v, p->ep[i], tmp);
+		vc_buf_adds(&b, tmp);
+	}
+	vc_buf_printf(&b, " %d %d", (int)p->halfmove, (int)p->fullmove);
+	if (p->ply != 2L * (p->fullmove - 1) + p->side)
+		vc_buf_printf(&b, " ply %ld", p->ply);
+	size_t len = b.len;
+	if (n) {
+		size_t k = len < n - 1 ? len : n - 1;
+		if (b.p)
+			memcpy(buf, b.p, k);
+		buf[k] = 0;
+	}
+	vc_buf_free(&b);
+	return len;
+}
+
+/* ---- make and unmake ---- */
+
+static int grow_undo(struct vc_position *p)
+{
+	int nc = p->capundo ? p->capundo * 2 : 64;
+	struct vc_undo *nu = realloc(p->undo, (size_t)nc * sizeof *nu);
+	if (!nu)
+		return -1;
+	p->undo = nu;
+	p->capundo = nc;
+	return 0;
+}
+
+static void swap_halves(struct vc_position *p);
+
+/* Returns 0, or -1 when out of memory (nothing changed). */
+int vc_pos_make(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	if (p->nundo == p->capundo && grow_undo(p) != 0)
+		return -1;
+	struct vc_undo *u = &p->undo[p->nundo++];
+	int side = p->side, them = side ^ 1;
+	u->m = *m;
+	u->captured = 0;
+	u->capflags = 0;
+	u->capsq = -1;
+	u->king[0] = p->king[0];
+	u->king[1] = p->king[1];
+	memcpy(u->castle, p->castle, sizeof u->castle);
+	memcpy(u->ep, p->ep, sizeof u->ep);
+	u->nep = p->nep;
+	u->epvictim = p->epvictim;
+	u->halfmove = p->halfmove;
+	u->hash = p->hash;
+	u->nreschg = 0;
+	u->nchg = 0;
+	u->swapped = 0;
+
+	for (int i = 0; i < p->nep; i++)
+		p->hash ^= v->zob_ep[p->ep[i]];
+	p->nep = 0;
+	p->epvictim = -1;
+	p->halfmove++;
+
+	if (m->flags & VC_MF_NULL) {
+		/* a pass: nothing moves */
+	} else if (m->flags & VC_MF_DROP) {
+		int area = m->extra;
+		p->res[side][area][m->piece]--;
+		p->hash ^= v->zob_res[side][area][m->piece];
+		u->reschg[0][0] = (int8_t)side;
+		u->reschg[0][1] = (int8_t)area;
+		u->reschg[0][2] = (int8_t)m->piece;
+		u->reschg[0][3] = -1;
+		u->nreschg = 1;
+		vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
+		if (v->types[m->piece].props & VC_P_PAWN)
+			p->halfmove = 0;
+	} else if (m->flags & VC_MF_CASTLE) {
+		int ksq = m->from, rsq = m->aux;
+		uint8_t kc = p->board[ksq], rc = p->board[rsq];
+		uint8_t kf = p->sqf[ksq], rf = p->sqf[rsq];
+		u->captured = rc; /* the partner as it was, for unmake */
+		u->capflags = rf;
+		vc_pos_remove(p, ksq);
+		vc_pos_remove(p, rsq);
+		vc_pos_put(p, m->to, kc, kf);
+		int rt = vc_code_type(rc);
+		int becomes = v->castle[m->extra].becomes;
+		if (becomes >= 0)
+			rt = becomes;
+		vc_pos_put(p, m->to2, vc_code(rt, side), rf);
+		for (int i = 0; i < v->ncastle; i++)
+			p->castle[side][i] = -1;
+	} else {
+		int from = m->from, to = m->to;
+		uint8_t mover = p->board[from];
+		int mt = vc_code_type(mover);
+		u->movedflags = p->sqf[from];
+		int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
+		if (capsq >= 0 && p->board[capsq]) {
+			u->captured = p->board[capsq];
+			u->capflags = p->sqf[capsq];
+			u->capsq = (int16_t)capsq;
+			vc_pos_remove(p, capsq);
+			p->halfmove = 0;
+			if (v->rules & VC_R_CAPTURE_TO_HAND) {
+				int ct = vc_code_type(u->captured);
+				if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
+					ct = v->pawn_type;
+				int owner = side;
+				p->res[owner][0][ct]++;
+				p->hash ^= v->zob_res[owner][0][ct];
+				u->reschg[0][0] = (int8_t)owner;
+				u->reschg[0][1] = 0;
+				u->reschg[0][2] = (int8_t)ct;
+				u->reschg[0][3] = 1;
+				u->nreschg = 1;
+			}
+		}
+		move_piece(p, from, to);
+		if (v->types[mt].props & VC_P_PAWN)
+			p->halfmove = 0;
+		if (m->promo) {
+			int pt = m->promo - 1;
+			uint8_t fl = p->sqf[to] | VC_SQF_PROMOTED;
+			vc_pos_remove(p, to);
+			vc_pos_put(p, to, vc_code(pt, side), fl);
+		}
+		/* castling rights: a king move loses all, a partner's move or capture
+		 * loses its own */
+		if (v->ncastle) {
+			if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
+				for (int i = 0; i < v->ncastle; i++)
+					p->castle[side][i] = -1;
+			}
+			for (int c = 0; c < 2; c++)
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[c][i] == from || p->castle[c][i] == to)
+						p->castle[c][i] = -1;
+		}
+		/* a multi-square step that can be taken en passant leaves its
+		 * crossed squares as targets */
+		if ((m->flags & VC_MF_DOUBLE) && (v->rules & VC_R_EP)) {
+			int ff = from % v->files, fr = from / v->files;
+			int tf = to % v->files, tr = to / v->files;
+			int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr);
+			int f = ff + dx, r = fr + dy;
+			while ((f != tf || r != tr) && p->nep < VC_MAXEP) {
+				int sq = vc_sq(v->files, f, r);
+				p->ep[p->nep++] = (int16_t)sq;
+				p->hash ^= v->zob_ep[sq];
+				f += dx;
+				r += dy;
+			}
+			p->epvictim = (int16_t)to;
+		}
+	}
+	/* castling rights hash: recompute the difference */
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < v->ncastle; i++)
+			if ((u->castle[c][i] >= 0) != (p->castle[c][i] >= 0))
+				p->hash ^= v->zob_castle[c][i];
+	(void)them;
+	p->side ^= 1;
+	p->hash ^= v->zob_side;
+	if (side == VC_BLACK)
+		p->fullmove++;
+	p->ply++;
+	if ((v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == v->swap_period) {
+		swap_halves(p);
+		u->swapped = 1;
+	}
+	return 0;
+}
+
+void vc_pos_unmake(struct vc_position *p)
+{
+	struct vc_undo *u = &p->undo[--p->nundo];
+	const vc_move *m = &u->m;
+	if (u->swapped)
+		swap_halves(p);
+	p->side ^= 1;
+	p->ply--;
+	int side = p->side;
+	if (side == VC_BLACK)
+		p->fullmove--;
+	if (m->flags & VC_MF_NULL) {
+	} else if (m->flags & VC_MF_DROP) {
+		vc_pos_remove(p, m->to);
+	} else if (m->flags & VC_MF_CASTLE) {
+		uint8_t kc = p->board[m->to], rc = p->board[m->to2];
+		uint8_t kf = p->sqf[m->to], rf = p->sqf[m->to2];
+		vc_pos_remove(p, m->to);
+		vc_pos_remove(p, m->to2);
+		vc_pos_put(p, m->from, kc, kf);
+		vc_pos_put(p, m->aux, u->captured, u->capflags);
+		(void)rc;
+		(void)rf;
+	} else {
+		if (m->promo) {
+			vc_pos_remove(p, m->to);
+			vc_pos_put(p, m->to, vc_code(m->piece, side), u->movedflags);
+		}
+		move_piece(p, m->to, m->from);
+		p->sqf[m->from] = u->movedflags;
+		if (u->captured)
+			vc_pos_put(p, u->capsq, u->captured, u->capflags);
+	}
+	for (int i = 0; i < u->nreschg; i++)
+		p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] -= u->reschg[i][3];
+	memcpy(p->castle, u->castle, sizeof u->castle);
+	memcpy(p->ep, u->ep, sizeof u->ep);
+	p->nep = u->nep;
+	p->epvictim = u->epvictim;
+	p->halfmove = u->halfmove;
+	p->king[0] = u->king[0];
+	p->king[1] = u->king[1];
+	p->hash = u->hash;
+}
+
+/* Schizochess: files k and k + files/2 trade places; castling partners and
+ * en-passant targets travel with their squares.  Its own inverse. */
+static void swap_halves(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	int half = v->files / 2;
+	uint8_t nb[VC_MAXSQ], nf[VC_MAXSQ];
+	int map[VC_MAXSQ];
+	for (int sq = 0; sq < v->nsq; sq++) {
+		int f = sq % v->files, r = sq / v->files;
+		map[sq] = vc_sq(v->files, (f + half) % v->files, r);
+	}
+	for (int sq = 0; sq < v->nsq; sq++) {
+		nb[map[sq]] = p->board[sq];
+		nf[map[sq]] = p->sqf[sq];
+	}
+	memcpy(p->board, nb, (size_t)v->nsq);
+	memcpy(p->sqf, nf, (size_t)v->nsq);
+	for (int c = 0; c < 3; c++)
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = map[p->plist[c][i]];
+			p->plist[c][i] = (int16_t)sq;
+			p->pidx[sq] = (int16_t)i;
+		}
+	for (int c = 0; c < 2; c++) {
+		if (p->king[c] >= 0)
+			p->king[c] = (int16_t)map[p->king[c]];
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[c][i] >= 0)
+				p->castle[c][i] = (int16_t)map[p->castle[c][i]];
+	}
+	uint64_t h = p->hash;
+	for (int i = 0; i < p->nep; i++) {
+		h ^= v->zob_ep[p->ep[i]];
+		p->ep[i] = (int16_t)map[p->ep[i]];
+		h ^= v->zob_ep[p->ep[i]];
+	}
+	if (p->epvictim >= 0)
+		p->epvictim = (int16_t)map[p->epvictim];
+	(void)h;
+	p->hash = vc_pos_compute_hash(p);
+}
+
+void vc_position_make(struct vc_position *p, const vc_move *m) { (void)vc_pos_make(p, m); }
+void vc_position_unmake(struct vc_position *p)
+{
+	if (p->nundo > 0)
+		vc_pos_unmake(p);
+}

@@ -1,0 +1,337 @@
+/*
+ * vchess.h - the one public header of libvchess, a rules library for chess
+ * variants described as data.
+ *
+ * Ownership, once for the whole API:
+ *  - Every object made by a vc_<object>_new / _open / _load function is
+ *    owned by the caller and released by the matching _free / _close, which
+ *    accepts NULL.
+ *  - Strings returned by accessors stay owned by the object they come from
+ *    and are valid until that object changes or is freed.
+ *  - A variant is immutable once loaded; positions and games keep a pointer
+ *    to it, so free the variant last.
+ *  - Contexts (struct vc_ctx) carry the diagnostics callback; objects made
+ *    with one context may be used from one thread at a time.  Distinct
+ *    contexts and their objects may be used from distinct threads.
+ *
+ * The library never prints and never exits: problems are reported through
+ * the context's diagnostics callback and a returned status.
+ */
+#ifndef VCHESS_H
+#define VCHESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VC_VERSION "0.1.0"
+
+/* ---- status and diagnostics ------------------------------------------ */
+
+typedef enum vc_status {
+	VC_OK = 0,     /* done */
+	VC_END = 1,    /* nothing more to read */
+	VC_WARNING = 2,/* done, with warnings reported */
+	VC_FAILED = 3, /* this item failed; the caller may go on with the next */
+	VC_FATAL = 4   /* nothing more can be done with this object */
+} vc_status;
+
+enum vc_severity { VC_SEV_NOTE, VC_SEV_WARNING, VC_SEV_ERROR, VC_SEV_FATAL };
+
+/* One diagnostic.  Every pointer may be NULL; numbers are 0 when unknown. */
+struct vc_diag {
+	enum vc_severity severity;
+	const char *code;    /* stable identifier, e.g. "move-illegal" */
+	const char *file;    /* input name as given by the caller */
+	long line, col;      /* 1-based */
+	const char *context; /* e.g. "game 12 (White - Black), ply 45 '23. Nxe5'" */
+	const char *message; /* lower case, no final period */
+};
+
+typedef void vc_diag_fn(const struct vc_diag *d, void *user);
+
+struct vc_ctx;
+struct vc_ctx *vc_ctx_new(void);
+void vc_ctx_free(struct vc_ctx *ctx);
+/* fn may be NULL: diagnostics are then only counted and kept as "last". */
+void vc_ctx_set_diag(struct vc_ctx *ctx, vc_diag_fn *fn, void *user);
+/* The message of the last diagnostic of at least warning severity, or "". */
+const char *vc_ctx_last_message(const struct vc_ctx *ctx);
+unsigned long vc_ctx_count(const struct vc_ctx *ctx, enum vc_severity sev);
+void vc_ctx_reset_counts(struct vc_ctx *ctx);
+/* Text of a severity: "note", "warning", "error", "fatal". */
+const char *vc_severity_name(enum vc_severity sev);
+
+/* ---- variants -------------------------------------------------------- */
+
+struct vc_variant;
+
+/* Loads a built-in variant by name or alias (case-insensitive), or, when
+ * name_or_path names a readable file (it contains '/' or ends in .yaml),
+ * that file.  Every problem of a file is reported, positioned. */
+struct vc_variant *vc_variant_load(struct vc_ctx *ctx, const char *name_or_path);
+struct vc_variant *vc_variant_load_file(struct vc_ctx *ctx, const char *path);
+struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name,
+				       const char *text, size_t len);
+void vc_variant_free(struct vc_variant *v);
+
+/* Built-in variants: count, then the name (and first alias) of each. */
+int vc_builtin_count(void);
+const char *vc_builtin_name(int i);
+const char *vc_builtin_title(int i);
+/* Maps a name or alias to a built-in's canonical name, or NULL. */
+const char *vc_builtin_lookup(const char *name);
+
+const char *vc_variant_name(const struct vc_variant *v);
+const char *vc_variant_title(const struct vc_variant *v);
+int vc_variant_files(const struct vc_variant *v);
+int vc_variant_ranks(const struct vc_variant *v);
+int vc_variant_piece_count(const struct vc_variant *v);
+/* Piece type index by symbol ("CN") or lower-case hyphenated name
+ * ("crooked-knight"); -1 if none. */
+int vc_variant_piece_find(const struct vc_variant *v, const char *name);
+const char *vc_variant_piece_symbol(const struct vc_variant *v, int type);
+const char *vc_variant_piece_name(const struct vc_variant *v, int type);
+const char *vc_variant_start_fen(const struct vc_variant *v);
+
+/* ---- squares ----------------------------------------------------------- */
+
+/* Writes the square's name ("a1", "p16", "z26") into buf (at least 4 bytes);
+ * returns the length. */
+int vc_square_name(const struct vc_variant *v, int sq, char *buf);
+/* Parses a square name at s; returns the square and sets *used to the number
+ * of bytes read, or returns -1.  Accepts the variant's file-letter aliases. */
+int vc_square_parse(const struct vc_variant *v, const char *s, int *used);
+
+/* ---- moves and positions ----------------------------------------------- */
+
+/* A move.  Squares are indexes rank * files + file; -1 when unused. */
+typedef struct vc_move {
+	int16_t from, to;   /* from is -1 for a drop */
+	int16_t from2, to2; /* second squares of a two-square piece, or -1 */
+	int16_t aux;        /* castling: partner square; exchange promotion:
+			       source square or -2 airfield, -3 prison */
+	uint8_t piece;      /* moving (or dropped) piece type */
+	uint8_t promo;      /* promotion type + 1, 0 none */
+	uint16_t flags;     /* VC_MF_* */
+	uint8_t extra;      /* castling right index, reserve index */
+	uint8_t pad;
+} vc_move;
+
+#define VC_MF_CAPTURE 0x0001
+#define VC_MF_EP 0x0002
+#define VC_MF_CASTLE 0x0004
+#define VC_MF_DROP 0x0008
+#define VC_MF_SELF 0x0010    /* self-capture */
+#define VC_MF_PROMO 0x0020
+#define VC_MF_XPROMO 0x0040  /* promotion by exchange */
+#define VC_MF_NULL 0x0080    /* a null move (pass), as in analysis files */
+#define VC_MF_WALL 0x0100    /* two-square piece move */
+#define VC_MF_DOUBLE 0x0200  /* captures on two squares */
+
+struct vc_position;
+
+struct vc_position *vc_position_new(const struct vc_variant *v);
+void vc_position_free(struct vc_position *p);
+/* Copies src into dst (same variant). */
+void vc_position_copy(struct vc_position *dst, const struct vc_position *src);
+/* Sets the variant's start position. */
+void vc_position_start(struct vc_position *p);
+/* Reads a position string; on error reports it (col relative to fen start)
+ * and returns VC_FAILED leaving p unchanged. */
+vc_status vc_position_set_fen(struct vc_position *p, struct vc_ctx *ctx,
+			      const char *fen);
+/* Writes the position string into buf (size n); returns the length it
+ * needs (like snprintf). */
+size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n);
+
+const struct vc_variant *vc_position_variant(const struct vc_position *p);
+int vc_position_side(const struct vc_position *p); /* 0 white, 1 black */
+uint64_t vc_position_hash(const struct vc_position *p);
+int vc_position_in_check(const struct vc_position *p);
+/* 0 game goes on, 1 checkmate (side to move lost), 2 stalemate. */
+int vc_position_outcome(const struct vc_position *p);
+/* Piece at a square: type index, or -1 empty; *color gets 0, 1 or 2 (neutral). */
+int vc_position_piece_at(const struct vc_position *p, int sq, int *color);
+/* Plies played since the start of the game (for scheduled transformations). */
+long vc_position_ply(const struct vc_position *p);
+/* Plies left before the next scheduled board transformation, or -1. */
+int vc_position_plies_to_transform(const struct vc_position *p);
+
+/* Legal moves: fills out (capacity cap) and returns the count. */
+int vc_position_legal_moves(const struct vc_position *p, vc_move *out, int cap);
+/* Makes a move (which must come from vc_position_legal_moves); each make
+ * must be undone by vc_position_unmake in reverse order, or the position
+ * may simply be freed. */
+void vc_position_make(struct vc_position *p, const vc_move *m);
+void vc_position_unmake(struct vc_position *p);
+/* Number of moves made that can still be unmade. */
+int vc_position_depth(const struct vc_position *p);
+
+/* Perft: number of leaf nodes at depth. */
+uint64_t vc_perft(struct vc_position *p, int depth);
+
+/* Move text.  Writes SAN in the variant's dialect (long algebraic when
+ * long_form); returns the length. */
+int vc_move_san(const struct vc_position *p, const vc_move *m, int long_form,
+		char *buf, size_t n);
+
+/* Move in coordinates, as engines write them: "e2e4", "e7e8q", "N@e4",
+ * castling as the king's move.  Returns the length. */
+int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n);
+
+#define VC_MAX_MOVES 4096
+
+/* ---- rendering helpers --------------------------------------------------- */
+
+/* A piece's moves on an empty board, drawn in the style of the Io Chess
+ * rule text ('.' empty, '+' reachable, the piece's letter on its square).
+ * files/ranks 0 mean the variant's own board.  Returns a malloc'd string
+ * or NULL (with a diagnostic). */
+char *vc_piece_diagram(struct vc_ctx *ctx, const struct vc_variant *v, int type,
+		       int files, int ranks, int sq);
+
+
+/* ---- output sinks -------------------------------------------------------- */
+
+/* A sink receives output bytes: a file (written to a temporary file in the
+ * same directory and renamed into place by vc_sink_close, so an interrupted
+ * run never leaves a half-written file under the final name), standard
+ * output ("-"), memory, or a callback.  gzip != 0 compresses with zlib.
+ * Write errors are sticky: they are reported once, at the failing write or
+ * at close, and vc_sink_close then returns VC_FATAL. */
+struct vc_sink;
+typedef int vc_write_fn(void *user, const void *data, size_t len); /* 0 ok */
+struct vc_sink *vc_sink_open(struct vc_ctx *ctx, const char *path, int gzip);
+struct vc_sink *vc_sink_mem(struct vc_ctx *ctx);
+struct vc_sink *vc_sink_callback(struct vc_ctx *ctx, vc_write_fn *fn, void *user);
+int vc_sink_write(struct vc_sink *s, const void *data, size_t len); /* 0 ok, -1 failed */
+int vc_sink_puts(struct vc_sink *s, const char *str);
+int vc_sink_printf(struct vc_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Memory sinks: the bytes written so far (not NUL-terminated). */
+const char *vc_sink_data(const struct vc_sink *s, size_t *len);
+int vc_sink_failed(const struct vc_sink *s);
+/* Flushes, finishes gzip, renames a file into place; frees the sink. */
+vc_status vc_sink_close(struct vc_sink *s);
+/* Discards a file sink's temporary file; frees the sink. */
+void vc_sink_abort(struct vc_sink *s);
+
+/* ---- game records ---------------------------------------------------------- */
+
+/* A game as read: its tags in order (duplicates kept), a flat list of
+ * movetext items (moves, comments, NAGs, variation brackets, escape lines)
+ * whose variation brackets nest to any depth without recursion, the
+ * result, the game's own raw bytes as they stood in the input, and the
+ * diagnostics found while reading and validating it. */
+struct vc_game;
+
+enum vc_item_type {
+	VC_IT_MOVE,      /* text = the move as written, suffix = "!?" etc. */
+	VC_IT_COMMENT,   /* text = comment body without its braces or ';' */
+	VC_IT_NAG,       /* nag = the number of $n */
+	VC_IT_VAR_START, /* '(' */
+	VC_IT_VAR_END,   /* ')' */
+	VC_IT_ESCAPE     /* a '%' line inside the game, text without the '%' */
+};
+
+/* item flags */
+#define VC_IF_SEMICOLON 0x01 /* comment written with ';' */
+#define VC_IF_MOVENUM 0x02   /* move was preceded by a move number */
+#define VC_IF_EP_MARK 0x04   /* move was followed by "e.p." */
+#define VC_IF_NULL 0x08      /* null move ("--", "Z0") */
+
+struct vc_item {
+	enum vc_item_type type;
+	unsigned flags;
+	long line, col;
+	const char *text;   /* not NUL-terminated; use len */
+	size_t len;
+	const char *suffix; /* moves: "!", "?", "!!", "??", "!?", "?!", or NULL */
+	size_t suffix_len;
+	int nag;            /* NAG items */
+	long movenum;       /* move number written before the move, or 0 */
+};
+
+/* A stored diagnostic of one game. */
+struct vc_game_diag {
+	enum vc_severity severity;
+	const char *code;
+	long line, col;
+	long ply;            /* 0 when not about a ply */
+	const char *context; /* may be NULL */
+	const char *message;
+};
+
+struct vc_game *vc_game_new(void);
+void vc_game_free(struct vc_game *g);
+void vc_game_clear(struct vc_game *g);
+
+long vc_game_number(const struct vc_game *g);     /* 1-based in the input */
+long vc_game_line(const struct vc_game *g);       /* line of its first byte */
+const char *vc_game_file(const struct vc_game *g);
+/* Nonzero when the bytes were not a game at all (garbage between games). */
+int vc_game_is_garbage(const struct vc_game *g);
+const char *vc_game_raw(const struct vc_game *g, size_t *len);
+
+size_t vc_game_tag_count(const struct vc_game *g);
+const char *vc_game_tag_name(const struct vc_game *g, size_t i);
+const char *vc_game_tag_value(const struct vc_game *g, size_t i);
+void vc_game_tag_pos(const struct vc_game *g, size_t i, long *line, long *col);
+/* Value of the first tag with that name, or NULL. */
+const char *vc_game_tag(const struct vc_game *g, const char *name);
+int vc_game_add_tag(struct vc_game *g, const char *name, const char *value);
+int vc_game_set_tag(struct vc_game *g, const char *name, const char *value);
+
+size_t vc_game_item_count(const struct vc_game *g);
+const struct vc_item *vc_game_item(const struct vc_game *g, size_t i);
+int vc_game_add_item(struct vc_game *g, const struct vc_item *it);
+
+/* Result token as written ("1-0", "0-1", "1/2-1/2", "*"), or NULL if the
+ * game ended without one. */
+const char *vc_game_result(const struct vc_game *g);
+void vc_game_result_pos(const struct vc_game *g, long *line, long *col);
+int vc_game_set_result(struct vc_game *g, const char *result);
+
+size_t vc_game_diag_count(const struct vc_game *g);
+const struct vc_game_diag *vc_game_diag_at(const struct vc_game *g, size_t i);
+int vc_game_add_diag(struct vc_game *g, enum vc_severity sev, const char *code,
+		     long line, long col, long ply, const char *context,
+		     const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+/* Highest severity among the stored diagnostics, or -1 if none. */
+int vc_game_worst(const struct vc_game *g);
+
+/* ---- reading archives ------------------------------------------------------- */
+
+struct vc_reader_opts {
+	int strict;             /* flag the readings of real files as errors */
+	long first_game;        /* number given to the first game (default 1) */
+	size_t max_game_bytes;  /* 0: the default limit */
+	size_t max_line_bytes;  /* 0: the default limit */
+	int max_depth;          /* variation nesting; 0: the default limit */
+	size_t max_gzip_ratio;  /* 0: the default limit on gzip expansion */
+};
+
+/* Reads the PGN-like text format, plain or gzip (recognised by its first
+ * bytes), from a file or "-" (standard input), one game at a time in
+ * bounded memory.  Problems inside a game are stored in the game; problems
+ * with the input itself go to the context. */
+struct vc_reader;
+struct vc_reader *vc_reader_open(struct vc_ctx *ctx, const char *path,
+				 const struct vc_reader_opts *opts);
+struct vc_reader *vc_reader_mem(struct vc_ctx *ctx, const char *name,
+				const void *data, size_t len,
+				const struct vc_reader_opts *opts);
+/* Fills g with the next game: VC_OK, VC_END when the input is done, or
+ * VC_FATAL on an input error (reported to the context). */
+vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g);
+void vc_reader_close(struct vc_reader *r);
+int vc_reader_is_gzip(const struct vc_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

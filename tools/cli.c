@@ -1,0 +1,77 @@
+/*
+ * cli.c - the small part every tool shares (see cli.h).  Messages are one
+ * line each, lower case, positioned as file:line:col when known, so that
+ * editors and scripts can jump to them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_prog = "vchess";
+
+void cli_init(const char *prog) { cli_prog = prog; }
+
+void cli_diag(const struct vc_diag *d, void *user)
+{
+	(void)user;
+	fprintf(stderr, "%s: ", cli_prog);
+	if (d->file) {
+		fputs(d->file, stderr);
+		if (d->line > 0) {
+			fprintf(stderr, ":%ld", d->line);
+			if (d->col > 0)
+				fprintf(stderr, ":%ld", d->col);
+		}
+		fputs(": ", stderr);
+	}
+	fprintf(stderr, "%s: ", vc_severity_name(d->severity));
+	if (d->context && *d->context)
+		fprintf(stderr, "%s: ", d->context);
+	fprintf(stderr, "%s\n", d->message ? d->message : "");
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: error: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_usage(const char *usage, int to_stderr)
+{
+	FILE *f = to_stderr ? stderr : stdout;
+	fputs(usage, f);
+	if (to_stderr)
+		exit(CLI_TROUBLE);
+}
+
+void cli_version(void) { printf("%s (vchess) %s\n", cli_prog, VC_VERSION); }
+
+struct vc_ctx *cli_ctx(void)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	if (!ctx) {
+		cli_error("out of memory");
+		exit(CLI_TROUBLE);
+	}
+	vc_ctx_set_diag(ctx, cli_diag, NULL);
+	return ctx;
+}
+
+long cli_number(const char *s)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	long n = strtol(s, &end, 10);
+	if (*end || errno)
+		return -1;
+	return n;
+}

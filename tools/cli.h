@@ -1,0 +1,33 @@
+/*
+ * cli.h - what every vchess tool shares: its name in messages, the
+ * diagnostics printer, usage and version output, and the exit codes of
+ * DESIGN.md (0 all good, 1 the input had problems, 2 usage or system
+ * trouble).
+ */
+#ifndef VC_CLI_H
+#define VC_CLI_H
+
+#include <stdio.h>
+
+#include "vchess.h"
+
+#define CLI_OK 0
+#define CLI_BAD_INPUT 1
+#define CLI_TROUBLE 2
+
+extern const char *cli_prog;
+
+void cli_init(const char *prog);
+/* Prints a diagnostic: "prog: file:line:col: severity: context: message". */
+void cli_diag(const struct vc_diag *d, void *user);
+/* "prog: error: message" on standard error */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage to stdout (-h) or to stderr with exit 2 (misuse). */
+void cli_usage(const char *usage, int to_stderr);
+void cli_version(void);
+/* A context whose diagnostics go to cli_diag. */
+struct vc_ctx *cli_ctx(void);
+/* Parses a whole non-negative number; -1 if it is not one. */
+long cli_number(const char *s);
+
+#endif
