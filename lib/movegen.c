@@ -59,6 +59,10 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
 	int n = 0;
 	while (i < end) {
+		if (!(t[i].sub & mask)) {
+			i += t[i].skip;
+			continue;
+		}
 		uint8_t occ = p->board[t[i].sq];
 		if (!occ) {
 			i++;
@@ -318,6 +322,14 @@ static void gen_drops(struct gen *g)
 	}
 }
 
+int vc_gen_from(const struct vc_position *p, int from, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	if (p->board[from] && vc_code_color(p->board[from]) == p->side)
+		gen_piece(&g, from);
+	return g.n;
+}
+
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
 {
 	struct gen g = { p, out, 0 };
@@ -377,6 +389,55 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 	if (m->from == p->king[p->side])
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
+}
+
+/* After m was made: is the side to move in check?  Only the moved piece
+ * can give a direct check, and a discovered one needs the from-square on a
+ * line towards the king; everything else gets the full test. */
+int vc_check_after(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	if (k < 0)
+		return 0;
+	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL)) || m->to < 0 ||
+	    !p->board[m->to])
+		return vc_attacked(p, k, them);
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	if (m->from >= 0 && vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
+		return vc_attacked(p, k, them);
+	uint64_t mask = 1ULL << vc_code_type(p->board[m->to]);
+	const struct vc_tnode *t = v->trie;
+	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
+	while (i < end) {
+		if (!(t[i].sub & mask)) {
+			i += t[i].skip;
+			continue;
+		}
+		uint8_t occ = p->board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == them && (t[i].mask & mask) >> vc_code_type(occ) & 1)
+			return 1;
+		i += t[i].skip;
+	}
+	return 0;
+}
+
+int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check)
+{
+	const struct vc_variant *v = p->v;
+	int k = p->king[p->side];
+	if (k < 0)
+		return 0;
+	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE)) || m->from == k)
+		return 1;
+	if (m->flags & (VC_MF_DROP | VC_MF_NULL))
+		return 0;
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
 }
 
 /* makes, tests, unmakes */

@@ -1,6 +1,17 @@
 /*
- * notation.c - writing and reading moves in each variant's dialect of
- * algebraic notation.
+ * notation.c - reading and writing moves in each variant's dialect of
+ * algebraic notation, driven by the variant's piece symbols.
+ *
+ * Reading is lenient: SAN with any disambiguation, long algebraic with or
+ * without '-' and 'x', engine coordinates (e2e4, e7e8q), multi-letter
+ * symbols with or without '-' before the square (SC-j13, NN-i7), drops with
+ * '@' or '*', promotion with or without '=', castling with O or 0.  A parsed
+ * move is then resolved against the position: the candidates are the
+ * origins that the variant's reverse tries say can reach the destination,
+ * each candidate's own moves are generated to get the exact move, and the
+ * legal ones are kept.  Exactly one must remain.  Writing is canonical:
+ * minimal disambiguation (file, then rank, then square), the dialect's
+ * separator and drop mark, check and mate marks.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -24,4 +35,604 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		promo[k] = 0;
 	}
 	return snprintf(buf, n, "%s%s%s", a, b, promo);
+}
+
+/* ---- reading ---- */
+
+static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	*code = c;
+	va_start(ap, fmt);
+	vsnprintf(msg, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int file_of_char(const struct vc_variant *v, char c)
+{
+	if (c >= 'a' && c <= 'z')
+		return c - 'a';
+	for (int f = 0; f < v->files; f++)
+		if (v->file_alias[f] && v->file_alias[f] == c)
+			return f;
+	return -1;
+}
+
+static int is_file_alias(const struct vc_variant *v, char c)
+{
+	for (int f = 0; f < v->files; f++)
+		if (v->file_alias[f] && v->file_alias[f] == c)
+			return 1;
+	return 0;
+}
+
+/* a square at s (file letter, rank digits): returns its length or 0; *sq
+ * gets the square, or -2 when it has the shape of a square but is off the
+ * board */
+static int read_square(const struct vc_variant *v, const char *s, int *sq)
+{
+	int f = file_of_char(v, s[0]);
+	if (f < 0 || !isdigit((unsigned char)s[1]))
+		return 0;
+	int n = 1, r = 0;
+	while (isdigit((unsigned char)s[n]) && n < 4)
+		r = r * 10 + (s[n++] - '0');
+	if (s[1] == '0' || f >= v->files || r < 1 || r > v->ranks)
+		*sq = -2;
+	else
+		*sq = (r - 1) * v->files + f;
+	return n;
+}
+
+static int symbol_prefix(const struct vc_variant *v, const char *s, int run)
+{
+	for (int k = run; k > 0; k--)
+		if (vc_type_by_symbol(v, s, (size_t)k) >= 0)
+			return k;
+	return 0;
+}
+
+int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
+		 const char **code, char *msg, size_t n)
+{
+	char b[80];
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = -1;
+	if (len == 0 || len >= sizeof b)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
+			    text);
+	memcpy(b, text, len);
+	b[len] = 0;
+	/* check and mate marks, and any annotation glued on */
+	while (len > 0 && strchr("+#!?", b[len - 1])) {
+		if (b[len - 1] == '#')
+			m->check = 2;
+		else if (b[len - 1] == '+' && m->check == 0)
+			m->check = 1;
+		b[--len] = 0;
+	}
+	if (len == 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	/* castling */
+	{
+		int k = 0, os = 0;
+		while (b[k] == 'O' || b[k] == '0' || b[k] == 'o') {
+			os++;
+			k++;
+			if (b[k] == '-')
+				k++;
+			else
+				break;
+		}
+		if (os >= 2 && os <= 3 && b[k] == 0 && b[k - 1] != '-') {
+			m->castle = os == 2 ? 1 : 2;
+			return 0;
+		}
+	}
+	/* two-square piece: "W a2b2-a3b3" */
+	char *space = strchr(b, ' ');
+	if (space) {
+		int k = symbol_prefix(v, b, (int)(space - b));
+		int sq, used;
+		const char *q = space + 1;
+		if (k != space - b)
+			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+		m->piece = vc_type_by_symbol(v, b, (size_t)k);
+		m->wall = 1;
+		int squares[4], ns = 0;
+		while (*q && ns < 4) {
+			if (*q == '-' || *q == 'x' || *q == ':') {
+				if (*q != '-')
+					m->capture_mark = 1;
+				q++;
+				continue;
+			}
+			used = read_square(v, q, &sq);
+			if (!used)
+				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+			if (sq == -2)
+				return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
+					    (int)len, text);
+			squares[ns++] = sq;
+			q += used;
+		}
+		if (ns != 4 || *q)
+			return fail(code, "move-syntax", msg, n,
+				    "a two-square move is written 'W a2b2-a3b3', not '%s'", b);
+		m->from_sq = squares[0];
+		m->from2 = squares[1];
+		m->to = squares[2];
+		m->to2 = squares[3];
+		return 0;
+	}
+	/* drops */
+	char *at = strpbrk(b, "@*");
+	if (at) {
+		int k = (int)(at - b);
+		m->drop = 1;
+		if (k > 0) {
+			int p = symbol_prefix(v, b, k);
+			if (p != k)
+				return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'",
+					    k, b, b);
+			m->piece = vc_type_by_symbol(v, b, (size_t)k);
+		}
+		int sq, used = read_square(v, at + 1, &sq);
+		if (!used || at[1 + used])
+			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+		if (sq == -2)
+			return fail(code, "move-offboard", msg, n, "'%s' is off the board", b);
+		m->to = sq;
+		return 0;
+	}
+	/* piece symbol: the longest run of capitals that names a piece; a
+	 * capital that is a file alias followed by a digit starts a square */
+	int run = 0;
+	while (isupper((unsigned char)b[run]))
+		run++;
+	if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
+		run--;
+	int k = symbol_prefix(v, b, run);
+	if (run > 0 && k == 0)
+		return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'", run, b,
+			    b);
+	if (k > 0)
+		m->piece = vc_type_by_symbol(v, b, (size_t)k);
+	/* the rest: squares, separators, promotion */
+	char rest[80];
+	int rn = 0;
+	for (const char *q = b + k; *q; q++) {
+		if (*q == 'x' || *q == ':') {
+			m->capture_mark = 1;
+			continue;
+		}
+		if (*q == '-')
+			continue;
+		if (*q == '=' || *q == '/') {
+			/* promotion symbol, maybe then an exchange source */
+			const char *ps = q + 1;
+			int pr = 0;
+			while (isalpha((unsigned char)ps[pr]))
+				pr++;
+			int pk = pr;
+			while (pk > 0 && vc_type_by_symbol(v, ps, (size_t)pk) < 0)
+				pk--;
+			if (pk == 0 || pk != pr)
+				return fail(code, "move-unknown-piece", msg, n,
+					    "unknown promotion piece '%.*s' in '%s'", pr, ps, b);
+			m->promo = vc_type_by_symbol(v, ps, (size_t)pk);
+			q = ps + pk - 1;
+			continue;
+		}
+		if (*q == '(') {
+			const char *close = strchr(q, ')');
+			if (!close)
+				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+			size_t w = (size_t)(close - q - 1);
+			int sq;
+			if (w == 3 && !strncmp(q + 1, "air", 3))
+				m->xsrc = -2;
+			else if (w == 6 && !strncmp(q + 1, "prison", 6))
+				m->xsrc = -3;
+			else if (read_square(v, q + 1, &sq) == (int)w && sq >= 0)
+				m->xsrc = sq;
+			else
+				return fail(code, "move-syntax", msg, n,
+					    "'(%.*s)' names no square, 'air' or 'prison'", (int)w, q + 1);
+			q = close;
+			continue;
+		}
+		rest[rn++] = *q;
+	}
+	rest[rn] = 0;
+	/* a promotion letter glued after the destination: e8Q, e7e8q */
+	if (rn >= 3 && isalpha((unsigned char)rest[rn - 1]) && m->promo < 0) {
+		int pe = rn;
+		while (pe > 0 && isalpha((unsigned char)rest[pe - 1]))
+			pe--;
+		if (pe > 0 && isdigit((unsigned char)rest[pe - 1])) {
+			int t = vc_type_by_symbol(v, rest + pe, (size_t)(rn - pe));
+			if (t < 0)
+				return fail(code, "move-unknown-piece", msg, n,
+					    "unknown promotion piece '%s' in '%s'", rest + pe, b);
+			m->promo = t;
+			rn = pe;
+			rest[rn] = 0;
+		}
+	}
+	/* destination: the last square */
+	int d = rn;
+	while (d > 0 && isdigit((unsigned char)rest[d - 1]))
+		d--;
+	if (d == rn || d == 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	d--;
+	int sq, used = read_square(v, rest + d, &sq);
+	if (used != rn - d)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	if (sq == -2)
+		return fail(code, "move-offboard", msg, n, "'%.*s' is off the board", (int)len, text);
+	m->to = sq;
+	/* what stands before it: nothing, a file, a rank, or a square */
+	if (d > 0) {
+		int fsq, u = read_square(v, rest, &fsq);
+		if (u == d) {
+			if (fsq == -2)
+				return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
+					    (int)len, text);
+			m->from_sq = fsq;
+		} else if (d == 1 && file_of_char(v, rest[0]) >= 0 &&
+			   file_of_char(v, rest[0]) < v->files) {
+			m->from_file = file_of_char(v, rest[0]);
+		} else {
+			int r = 0, i = 0;
+			while (i < d && isdigit((unsigned char)rest[i]))
+				r = r * 10 + (rest[i++] - '0');
+			if (i != d || r < 1 || r > v->ranks)
+				return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len,
+					    text);
+			m->from_rank = r - 1;
+		}
+	}
+	return 0;
+}
+
+static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", v->types[t].name);
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = ' ';
+	return buf;
+}
+
+static int test_legal(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side;
+	if (p->king[side] < 0)
+		return 1;
+	if (vc_pos_make(p, m) != 0)
+		return 0;
+	int ok = !vc_in_check(p, side);
+	vc_pos_unmake(p);
+	return ok;
+}
+
+static const char *side_name(int side) { return side == VC_WHITE ? "White" : "Black"; }
+
+/* The move from 'from' to 'to' when the piece's type needs no generation
+ * to know it: no en-passant steps and no promotion by choice.  Returns 0 if
+ * the type needs generation. */
+static int direct_move(const struct vc_position *p, int from, int to, int t, vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	if (pt->promo_choices || (pt->props & (VC_P_PAWN | VC_P_TWOSQUARE)))
+		return 0;
+	for (int a = 0; a < pt->natoms; a++)
+		if (pt->atoms[a].modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
+			return 0;
+	uint8_t occ = p->board[to];
+	if (occ && (vc_code_color(occ) == p->side || (v->types[vc_code_type(occ)].props &
+						       (VC_P_UNCAPTURABLE | VC_P_ROYAL))))
+		return 0; /* self-capture, immunity: let generation decide */
+	m->from = (int16_t)from;
+	m->to = (int16_t)to;
+	m->from2 = m->to2 = m->aux = -1;
+	m->piece = (uint8_t)t;
+	m->promo = 0;
+	m->extra = m->pad = 0;
+	m->flags = occ ? VC_MF_CAPTURE : 0;
+	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[p->side][t], to)) {
+		m->promo = (uint8_t)(pt->auto_to + 1);
+		m->flags |= VC_MF_PROMO;
+	}
+	return 1;
+}
+
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	vc_move found[64];
+	int nfound = 0, npseudo = 0;
+	int side = p->side;
+	char w1[40], s1[8];
+	int tl = (int)(len > 60 ? 60 : len);
+
+	if (untested)
+		*untested = 0;
+	if (san->castle) {
+		int nm = vc_gen_pseudo(p, buf);
+		int rights = 0;
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == (san->castle == 2))
+				rights = 1;
+		for (int i = 0; i < nm; i++)
+			if ((buf[i].flags & VC_MF_CASTLE) &&
+			    (v->castle[buf[i].extra].long_side != 0) == (san->castle == 2)) {
+				npseudo++;
+				if (test_legal(p, &buf[i]) && nfound < 64)
+					found[nfound++] = buf[i];
+			}
+		if (nfound == 1) {
+			*out = found[0];
+			return 0;
+		}
+		if (!rights)
+			return fail(code, "move-castle", msg, n,
+				    "%s cannot castle %s: the king or that partner has moved",
+				    side_name(side), san->castle == 2 ? "long" : "short");
+		if (npseudo)
+			return fail(code, "move-castle", msg, n, "castling '%.*s' would leave the king in check",
+				    tl, text);
+		return fail(code, "move-castle", msg, n,
+			    "%s cannot castle %s now: the squares between are not empty, or the king is "
+			    "in check or would pass an attacked square",
+			    side_name(side), san->castle == 2 ? "long" : "short");
+	}
+	if (san->drop) {
+		int t = san->piece >= 0 ? san->piece : v->pawn_type;
+		if (!(v->rules & VC_R_DROPS))
+			return fail(code, "move-drop", msg, n, "this variant has no drops");
+		if (t < 0)
+			return fail(code, "move-drop", msg, n, "no piece named in '%.*s'", tl, text);
+		const char *area = v->nreserve ? v->reserve[0].name : "hand";
+		if (!p->res[side][0][t])
+			return fail(code, "move-drop", msg, n, "no %s in %s's %s",
+				    piece_word(v, t, w1, sizeof w1), side_name(side), area);
+		vc_square_name(v, san->to, s1);
+		if (p->board[san->to])
+			return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
+		int rr = vc_rel_rank(v, side, san->to);
+		if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
+			return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
+				    piece_word(v, t, w1, sizeof w1), rr,
+				    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+		vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
+		if (!test_legal(p, &m))
+			return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl, text);
+		*out = m;
+		return 0;
+	}
+	/* ordinary moves */
+	int t = san->piece;
+	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
+	    vc_code_color(p->board[san->from_sq]) == side)
+		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
+	if (t < 0)
+		t = v->pawn_type;
+	if (t < 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
+	int to = san->to;
+	vc_square_name(v, to, s1);
+	int16_t cand[64];
+	int nc = 0;
+	uint8_t occ = p->board[to];
+	int ep = 0;
+	for (int i = 0; !occ && i < p->nep; i++)
+		ep |= p->ep[i] == to;
+	if (san->from_sq >= 0) {
+		cand[nc++] = (int16_t)san->from_sq;
+	} else {
+		uint64_t mask = 1ULL << t;
+		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
+		if (ep) {
+			int16_t more[64];
+			int nm = vc_reach_origins(p, side, mask, to, 0, more, 64);
+			for (int i = 0; i < nm; i++) {
+				int dup = 0;
+				for (int j = 0; j < nc; j++)
+					dup |= cand[j] == more[i];
+				if (!dup && nc < 64)
+					cand[nc++] = more[i];
+			}
+		}
+	}
+	/* the candidates that fit the disambiguation */
+	int nk = 0;
+	for (int c = 0; c < nc; c++) {
+		int from = cand[c];
+		if (san->from_file >= 0 && from % v->files != san->from_file)
+			continue;
+		if (san->from_rank >= 0 && from / v->files != san->from_rank)
+			continue;
+		if (!p->board[from] || vc_code_type(p->board[from]) != t ||
+		    vc_code_color(p->board[from]) != side)
+			continue;
+		cand[nk++] = (int16_t)from;
+	}
+	/* the common case: one candidate of a simple piece; the caller tests */
+	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
+	    direct_move(p, cand[0], to, t, out)) {
+		*untested = 1;
+		return 0;
+	}
+	if (untested)
+		*untested = 0;
+	for (int c = 0; c < nk; c++) {
+		int from = cand[c];
+		int nm = vc_gen_from(p, from, buf);
+		for (int i = 0; i < nm; i++) {
+			const vc_move *m = &buf[i];
+			if (m->to != to)
+				continue;
+			if (m->flags & VC_MF_PROMO) {
+				int auto_p = v->types[t].auto_to >= 0 && m->promo == v->types[t].auto_to + 1 &&
+					     !(v->types[t].promo_choices >> (m->promo - 1) & 1);
+				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
+					continue;
+			} else if (san->promo >= 0)
+				continue;
+			npseudo++;
+			if (test_legal(p, m) && nfound < 64)
+				found[nfound++] = *m;
+		}
+	}
+	if (nfound == 1) {
+		*out = found[0];
+		return 0;
+	}
+	nc = nk;
+	const char *pw = piece_word(v, t, w1, sizeof w1);
+	if (nfound > 1) {
+		char list[256];
+		size_t k = 0;
+		list[0] = 0;
+		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
+			char sn[40];
+			vc_move_san(p, &found[i], 0, sn, sizeof sn);
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
+		}
+		return fail(code, "move-ambiguous", msg, n, "%s %ss can reach %s: %s",
+			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several", pw, s1, list);
+	}
+	if (npseudo > 0)
+		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check", tl, text);
+	/* no candidate: say the most useful thing */
+	if (san->promo >= 0 || (v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to))) {
+		/* maybe the piece can get there, but not with that promotion */
+		for (int c = 0; c < nc; c++) {
+			int nm = vc_gen_from(p, cand[c], buf);
+			for (int i = 0; i < nm; i++)
+				if (buf[i].to == to) {
+					if (san->promo < 0)
+						return fail(code, "move-promotion", msg, n,
+							    "'%.*s' must say what the %s promotes to", tl,
+							    text, pw);
+					char w2[40];
+					return fail(code, "move-promotion", msg, n,
+						    "a %s cannot promote to a %s here", pw,
+						    piece_word(v, san->promo, w2, sizeof w2));
+				}
+		}
+	}
+	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
+		return fail(code, "move-illegal", msg, n, "no %s can reach %s: it holds a piece of %s's own",
+			    pw, s1, side_name(side));
+	if (san->from_sq >= 0 && (!p->board[san->from_sq] ||
+				  vc_code_color(p->board[san->from_sq]) != side)) {
+		char s2[8];
+		vc_square_name(v, san->from_sq, s2);
+		return fail(code, "move-no-piece", msg, n, "%s has no piece on %s", side_name(side), s2);
+	}
+	return fail(code, "move-illegal", msg, n, "no %s can reach %s", pw, s1);
+}
+
+/* ---- writing ---- */
+
+int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, char *buf,
+		size_t n)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	const struct vc_variant *v = p->v;
+	char out[96], sq[8];
+	size_t k = 0;
+	int side = p->side;
+#define PUT(...) (k += (size_t)snprintf(out + k, sizeof out - k, __VA_ARGS__), k = k < sizeof out ? k : sizeof out - 1)
+	if (m->flags & VC_MF_NULL) {
+		PUT("--");
+	} else if (m->flags & VC_MF_CASTLE) {
+		const char *o = v->castle_zero ? "0" : "O";
+		if (v->castle[m->extra].long_side)
+			PUT("%s-%s-%s", o, o, o);
+		else
+			PUT("%s-%s", o, o);
+	} else if (m->flags & VC_MF_DROP) {
+		vc_square_name(v, m->to, sq);
+		PUT("%s%c%s", v->types[m->piece].symbol, v->drop_mark, sq);
+	} else {
+		int t = m->piece;
+		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		int cap = (m->flags & VC_MF_CAPTURE) != 0;
+		char from[8];
+		vc_square_name(v, m->from, from);
+		vc_square_name(v, m->to, sq);
+		if (!pawn)
+			PUT("%s", v->types[t].symbol);
+		if (long_form) {
+			PUT("%s%s", from, cap ? "x" : "-");
+		} else if (pawn) {
+			if (cap)
+				PUT("%cx", from[0]);
+		} else {
+			/* other pieces of this type that can legally go there too */
+			int16_t cand[64];
+			int nc = vc_reach_origins(p, side, 1ULL << t, m->to, p->board[m->to] != 0, cand, 64);
+			int same_file = 0, same_rank = 0, others = 0;
+			static __thread vc_move mb[VC_MAX_MOVES];
+			for (int c = 0; c < nc; c++) {
+				if (cand[c] == m->from)
+					continue;
+				int nm = vc_gen_from(p, cand[c], mb), ok = 0;
+				for (int i = 0; i < nm && !ok; i++)
+					if (mb[i].to == m->to && test_legal(p, &mb[i]))
+						ok = 1;
+				if (!ok)
+					continue;
+				others++;
+				if (cand[c] % v->files == m->from % v->files)
+					same_file = 1;
+				if (cand[c] / v->files == m->from / v->files)
+					same_rank = 1;
+			}
+			if (others) {
+				if (!same_file)
+					PUT("%c", from[0]);
+				else if (!same_rank)
+					PUT("%s", from + 1);
+				else
+					PUT("%s", from);
+			}
+			if (cap)
+				PUT("x");
+			else if (v->sep[0])
+				PUT("%s", v->sep);
+		}
+		PUT("%s", sq);
+		if (m->promo && !(v->types[t].auto_to == m->promo - 1 &&
+				  !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
+			PUT("=%s", v->types[m->promo - 1].symbol);
+	}
+	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
+		if (vc_in_check(p, p->side)) {
+			static __thread vc_move lm[VC_MAX_MOVES * 4];
+			PUT("%s", vc_gen_legal(p, lm) ? "+" : "#");
+		}
+		vc_pos_unmake(p);
+	}
+#undef PUT
+	if (n) {
+		size_t c = k < n - 1 ? k : n - 1;
+		memcpy(buf, out, c);
+		buf[c] = 0;
+	}
+	return (int)k;
 }

@@ -558,10 +558,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	 * lichess and python-chess do, so equal positions give equal strings */
 	int show_ep = 0;
 	if (p->nep) {
-		static __thread vc_move buf[VC_MAX_MOVES * 4];
-		int n = vc_gen_pseudo(p, buf);
-		for (int i = 0; i < n && !show_ep; i++)
-			show_ep = (buf[i].flags & VC_MF_EP) != 0;
+		static __thread vc_move mv[VC_MAX_MOVES * 4];
+		int nm = vc_gen_pseudo(p, mv);
+		for (int i = 0; i < nm && !show_ep; i++)
+			show_ep = (mv[i].flags & VC_MF_EP) != 0;
 	}
 	if (!show_ep)
 		vc_buf_addc(&b, '-');

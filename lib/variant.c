@@ -25,6 +25,7 @@ struct vc_variant *vc_variant_alloc(void)
 	if (!v)
 		return NULL;
 	v->pawn_type = v->king_type = -1;
+	v->drop_mark = '@';
 	for (int t = 0; t < VC_MAXT; t++) {
 		v->types[t].auto_to = -1;
 		v->types[t].demote_to = -1;
@@ -57,6 +58,8 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->trieend[k][s]);
 		}
 	free(v->zobrist);
+	free(v->lines[0]);
+	free(v->lines[1]);
 	free(v);
 }
 
@@ -496,6 +499,10 @@ static void flatten(struct tbuild *b, int32_t root, struct flat *f)
 		if (st[sp].entered) {
 			size_t at = st[sp].at;
 			f->n[at].skip = (uint16_t)(f->len - at);
+			uint64_t sub = f->n[at].mask;
+			for (size_t j = at + 1; j < f->len; j += f->n[j].skip)
+				sub |= f->n[j].sub; /* the children, closed already */
+			f->n[at].sub = sub;
 			continue;
 		}
 		int32_t node = st[sp].node;
@@ -514,6 +521,7 @@ static void flatten(struct tbuild *b, int32_t root, struct flat *f)
 		f->n[at].mask = b->n[node].mask;
 		f->n[at].skip = 1;
 		f->n[at].pad = 0;
+		f->n[at].sub = 0;
 		/* re-push as "entered" to close its subtree after its children */
 		st[sp].entered = 1;
 		st[sp].at = at;
@@ -673,6 +681,21 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 		}
 	v->trie = fl.n;
 	fl.n = NULL;
+	/* squares with something behind them on a capture path towards k */
+	{
+		size_t words = (size_t)(v->nsq + 63) / 64;
+		for (int s = 0; s < 2; s++) {
+			v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
+			if (!v->lines[s])
+				goto oom;
+			for (int k = 0; k < v->nsq; k++) {
+				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+				for (; i < end; i++)
+					if (v->trie[i].skip > 1)
+						vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
+			}
+		}
+	}
 
 	/* hashing keys: fixed seed, so hashes are the same in every run */
 	{

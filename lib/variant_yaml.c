@@ -644,6 +644,37 @@ static void read_board(struct ld *l, yaml_node_t *n)
 	}
 }
 
+static void read_notation(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "notation"))
+		return;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		const char *s = scalar(val);
+		if (key_is(k, "separator")) {
+			if (!s || strlen(s) > 1 || (*s && *s != '-'))
+				err(l, val, "'separator' must be \"-\" or \"\"");
+			else
+				strcpy(v->sep, s);
+		} else if (key_is(k, "drop-mark")) {
+			if (!s || strlen(s) != 1 || (*s != '@' && *s != '*'))
+				err(l, val, "'drop-mark' must be \"@\" or \"*\"");
+			else
+				v->drop_mark = *s;
+		} else if (key_is(k, "castling")) {
+			if (s && !strcmp(s, "O-O"))
+				v->castle_zero = 0;
+			else if (s && !strcmp(s, "0-0"))
+				v->castle_zero = 1;
+			else
+				err(l, val, "notation 'castling' must be \"O-O\" or \"0-0\"");
+		} else
+			err(l, k, "unknown key '%s' in notation", scalar(k) ? scalar(k) : "?");
+	}
+}
+
 struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
 					 size_t len)
 {
@@ -725,6 +756,8 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 			rules = val;
 		else if (!strcmp(key, "reserves"))
 			reserves = val;
+		else if (!strcmp(key, "notation"))
+			read_notation(l, val);
 		else
 			err(l, k, "unknown key '%s'", key);
 	}

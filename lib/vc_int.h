@@ -147,6 +147,7 @@ struct vc_tnode {
 	uint16_t skip;  /* nodes in this node's subtree, itself included */
 	uint32_t pad;
 	uint64_t mask;  /* types that reach the target from sq when the path is clear */
+	uint64_t sub;   /* union of the masks of this node's subtree, itself included */
 };
 
 struct vc_variant {
@@ -185,7 +186,14 @@ struct vc_variant {
 	uint64_t zob_side, zob_castle[2][VC_MAXCASTLE], zob_ep[VC_MAXSQ];
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	int has_complex;          /* any mechanic that needs every move tested */
+	/* lines[side][k]: squares whose piece, moving away, may uncover an
+	 * attack of the other side on a royal piece standing on k */
+	uint64_t *lines[2];
 	long setup_line, setup_col; /* where the setup stands in the file */
+	/* notation dialect */
+	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
+	char drop_mark;     /* '@' or '*' */
+	int castle_zero;    /* castling written 0-0 rather than O-O */
 };
 
 /* path encoding in vc_variant.paths at pathoff[side][type][sq]:
@@ -262,6 +270,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m);
 void vc_pos_unmake(struct vc_position *p);
 
 /* movegen.c */
+int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
 int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
@@ -289,5 +298,34 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 int vc_vec_images(int x, int y, int8_t out[8][2]);
 /* Direction filter for a vector seen by a side. */
 int vc_vec_dir(int side, int y);
+
+/* notation.c: a move as written, parsed but not yet resolved */
+struct vc_san {
+	int castle;        /* 0, 1 short (O-O), 2 long (O-O-O) */
+	int drop;
+	int piece;         /* type, or -1 when no symbol was written */
+	int to;            /* destination, -1 none */
+	int from_file, from_rank, from_sq;
+	int capture_mark;  /* 'x' or ':' written */
+	int promo;         /* type chosen, -1 none */
+	int xsrc;          /* exchange promotion source: square, -2 airfield, -3 prison, -1 */
+	int check;         /* 0, 1 '+', 2 '#' */
+	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
+	int from2, to2;
+};
+/* Parses move text; on failure writes a message and returns -1 (code in
+ * *code). */
+int vc_san_parse(const struct vc_variant *v, const char *s, size_t len, struct vc_san *out,
+		 const char **code, char *msg, size_t n);
+/* Finds the one legal move that a parsed move means.  Returns 0, or -1 with
+ * a message and a code.  When untested is not NULL and only one move fits,
+ * its legality is left to the caller (who makes it anyway): *untested = 1. */
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n);
+/* Does making m (a pseudo-legal move) need a test of the mover's king?
+ * in_check: whether the side to move is in check now. */
+int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);
+/* After m was made: is the side to move in check? */
+int vc_check_after(const struct vc_position *p, const vc_move *m);
 
 #endif

@@ -331,6 +331,54 @@ vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g);
 void vc_reader_close(struct vc_reader *r);
 int vc_reader_is_gzip(const struct vc_reader *r);
 
+/* ---- replaying and validating games ---------------------------------------- */
+
+/* A validator replays games through the rules: every move of the main line
+ * and of every variation, resolved against the legal moves of its position;
+ * check and mate marks, move numbers (strict) and the result against the
+ * final position.  Problems are stored in the game (vc_game_add_diag) with
+ * the ply and a context such as "ply 45 '23. Nxe5'". */
+struct vc_validate_opts {
+	int strict;                 /* flag readings and doubtful marks as errors */
+	const char *default_variant; /* when a game has no Variant tag; NULL: chess */
+};
+
+struct vc_game_stats {
+	long plies;            /* main-line moves replayed */
+	long var_plies;        /* moves replayed inside variations */
+	const char *variant;   /* canonical name of the game's variant, or NULL */
+	int valid;             /* no error stored for the game */
+	int unknown_variant;   /* skipped: its variant is not known */
+};
+
+/* Called for every move replayed: item is its index in the game; before is
+ * the position before it; san the canonical text; depth 0 on the main line. */
+typedef void vc_move_fn(void *user, const struct vc_game *g, size_t item,
+			const struct vc_position *before, const vc_move *m, const char *san,
+			int depth);
+
+struct vc_validator;
+struct vc_validator *vc_validator_new(struct vc_ctx *ctx, const struct vc_validate_opts *opts);
+void vc_validator_free(struct vc_validator *val);
+void vc_validator_set_move_fn(struct vc_validator *val, vc_move_fn *fn, void *user);
+/* VC_OK valid, VC_FAILED invalid (problems stored in g), VC_FATAL when the
+ * default variant cannot be loaded. */
+vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_game_stats *st);
+/* After vc_validate: the position string where each stored diagnostic of
+ * index i arose, or NULL (for "-v" boards). */
+const char *vc_validator_diag_fen(const struct vc_validator *val, size_t i);
+/* The variant used for the last game (NULL if none). */
+const struct vc_variant *vc_validator_variant(const struct vc_validator *val);
+/* A variant by name or alias as games name it (cached per validator). */
+const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, const char *name);
+
+/* ---- rendering ------------------------------------------------------------------ */
+
+/* A plain ASCII board: rank numbers on the left, files beneath, '.' for an
+ * empty square, symbols (upper case White), reserves and the side to move
+ * beside it.  Returns a malloc'd string. */
+char *vc_position_ascii(const struct vc_position *p);
+
 #ifdef __cplusplus
 }
 #endif
