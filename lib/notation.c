@@ -421,6 +421,18 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		*out = m;
 		return 0;
 	}
+	/* castling in coordinates: the king's two-square move (e1g1) or the
+	 * king taking its own partner (e1h1, as Chess960 engines write it) */
+	if (san->from_sq >= 0 && san->from_sq == p->king[side] && san->promo < 0 &&
+	    (san->piece < 0 || (v->types[san->piece].props & VC_P_ROYAL))) {
+		int nm = vc_gen_pseudo(p, buf);
+		for (int i = 0; i < nm; i++)
+			if ((buf[i].flags & VC_MF_CASTLE) && buf[i].from == san->from_sq &&
+			    (buf[i].to == san->to || buf[i].aux == san->to) && test_legal(p, &buf[i])) {
+				*out = buf[i];
+				return 0;
+			}
+	}
 	/* ordinary moves */
 	int t = san->piece;
 	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&

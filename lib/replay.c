@@ -430,6 +430,10 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			else if (strict && cap && !san.capture_mark && !(m.flags & VC_MF_CASTLE))
 				gdiag(val, g, VC_SEV_ERROR, "mark-capture", it->line, it->col, ply, CTX(),
 				      "a capture written without 'x'");
+			if (strict && san.castle && (memchr(it->text, '0', it->len) != NULL) != v->castle_zero)
+				gdiag(val, g, VC_SEV_ERROR, "strict-castling", it->line, it->col, ply, CTX(),
+				      "castling is written %s in this variant",
+				      v->castle_zero ? "with zeros (0-0)" : "with the letter O (O-O)");
 			if ((it->flags & VC_IF_EP_MARK) && !(m.flags & VC_MF_EP))
 				gdiag(val, g, soft, "mark-ep", it->line, it->col, ply, CTX(),
 				      "marked 'e.p.' but it is not an en-passant capture");

@@ -286,7 +286,10 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 	int nv = atom_vectors(a, side, vec);
 	int of = o % v->files, orank = o / v->files;
 	int count = 0;
-	int maxsteps = a->range ? a->range : VC_MAXF + VC_MAXR;
+	/* unlimited: to the edge, or for a reflecting ray until its states
+	 * (square, direction) are used up */
+	int maxsteps = a->range ? a->range
+				: a->kind == VC_A_REFLECT ? 4 * v->nsq + 1 : VC_MAXF + VC_MAXR;
 	static __thread struct path pa;
 
 	if (a->from_ranks && !(a->from_ranks & (1u << (vc_rel_rank(v, side, o) - 1))))

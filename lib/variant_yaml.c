@@ -32,20 +32,77 @@ struct ld {
 	int ncombine, nchoices, nautop;
 	yaml_node_t *partners;
 	yaml_node_t *castle_becomes[VC_MAXCASTLE];
+	/* problems, emitted in file order at the end */
+	struct lderr {
+		long line, col;
+		char *msg;
+	} *errs;
+	size_t nerrs, caperrs;
 };
 
 static void err(struct ld *l, const yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+static void err_at(struct ld *l, long line, long col, const char *fmt, va_list ap)
+{
+	struct vc_buf b;
+	vc_buf_init(&b);
+	vc_buf_vprintf(&b, fmt, ap);
+	l->errors++;
+	if (l->nerrs == l->caperrs) {
+		size_t nc = l->caperrs ? l->caperrs * 2 : 16;
+		struct lderr *ne = realloc(l->errs, nc * sizeof *ne);
+		if (!ne) {
+			vc_buf_free(&b);
+			return;
+		}
+		l->errs = ne;
+		l->caperrs = nc;
+	}
+	l->errs[l->nerrs].line = line;
+	l->errs[l->nerrs].col = col;
+	l->errs[l->nerrs].msg = vc_buf_take(&b);
+	l->nerrs++;
+	vc_buf_free(&b);
+}
+
 static void err(struct ld *l, const yaml_node_t *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vc_vemit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->file,
-		 n ? (long)n->start_mark.line + 1 : 0, n ? (long)n->start_mark.column + 1 : 0,
-		 NULL, fmt, ap);
+	err_at(l, n ? (long)n->start_mark.line + 1 : 0, n ? (long)n->start_mark.column + 1 : 0, fmt,
+	       ap);
 	va_end(ap);
-	l->errors++;
+}
+
+static void err_line(struct ld *l, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_line(struct ld *l, long line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_at(l, line, 1, fmt, ap);
+	va_end(ap);
+}
+
+static int errcmp(const void *a, const void *b)
+{
+	const struct lderr *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->col > y->col) - (x->col < y->col);
+}
+
+static void flush_errs(struct ld *l)
+{
+	qsort(l->errs, l->nerrs, sizeof *l->errs, errcmp);
+	for (size_t i = 0; i < l->nerrs; i++) {
+		vc_emit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->file, l->errs[i].line,
+			l->errs[i].col, NULL, "%s", l->errs[i].msg ? l->errs[i].msg : "out of memory");
+		free(l->errs[i].msg);
+	}
+	free(l->errs);
 }
 
 static yaml_node_t *node(struct ld *l, int id) { return yaml_document_get_node(&l->doc, id); }
@@ -767,12 +824,13 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 		err(l, root, "the variant needs a 'board'");
 	else
 		read_board(l, board);
-	if (board && (!v->files || !v->ranks)) {
-		err(l, board, "board needs 'files' and 'ranks'");
-		goto out;
+	if (!v->files || !v->ranks) {
+		/* go on with a stand-in board so that the rest is checked too */
+		if (board && l->errors == 0)
+			err(l, board, "board needs 'files' and 'ranks'");
+		v->files = v->files ? v->files : 8;
+		v->ranks = v->ranks ? v->ranks : 8;
 	}
-	if (!v->files)
-		goto out;
 	v->nsq = v->files * v->ranks;
 	if (rules)
 		read_rules(l, rules);
@@ -786,14 +844,11 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 	for (int a = 0; a < v->ntypes; a++)
 		for (int b = a + 1; b < v->ntypes; b++) {
 			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
-				vc_emit(ctx, VC_SEV_ERROR, "variant-invalid", file, v->types[b].line, 1,
-					NULL, "symbol '%s' is used by two pieces", v->types[b].symbol);
+				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
+					 v->types[b].symbol);
 			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
-				vc_emit(ctx, VC_SEV_ERROR, "variant-invalid", file, v->types[b].line, 1,
-					NULL, "name '%s' is used by two pieces", v->types[b].name);
-			if ((v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol)) ||
-			    (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name)))
-				l->errors++;
+				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
+					 v->types[b].name);
 		}
 	/* combine: a compound piece gets copies of the other pieces' atoms */
 	for (int i = 0; i < l->ncombine; i++) {
@@ -886,6 +941,7 @@ out:
 		vc_variant_free(v);
 		v = NULL;
 	}
+	flush_errs(l);
 	yaml_document_delete(&l->doc);
 	free(l);
 	return v;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Real archives written by others (../shared/corpora, see its SOURCES.md):
+# every game must validate, plain and gzipped, and --summary must count the
+# games and plies that SOURCES.md gives.  Skips cleanly when absent.
+set -u
+C=${SHARED:-../shared}/corpora
+check() { # name file games plies
+	local name=$1 file=$2 games=$3 plies=$4
+	if [ ! -f "$file" ]; then
+		echo "skip $name # $file absent"
+		return
+	fi
+	local out rc
+	out=$(vchess-validate --summary "$file" 2>&1)
+	rc=$?
+	local g p
+	g=$(sed -n 's/^games //p' <<<"$out")
+	p=$(sed -n 's/^plies //p' <<<"$out")
+	if [ $rc -eq 0 ] && [ "$g" = "$games" ] && { [ -z "$plies" ] || [ "$p" = "$plies" ]; }; then
+		echo "ok $name: $g games, $p plies"
+	else
+		echo "not ok $name: exit $rc, games '$g' (want $games), plies '$p' (want ${plies:-any})"
+		head -5 <<<"$out" | sed 's/^/    /'
+	fi
+}
+check lichess-magnus-gz "$C/standard/lichess-magnus-2018-2022.pgn.gz" 46177 3587537
+check pgnmentor-gz "$C/standard/pgnmentor-10-players.pgn.gz" 19820 1626897
+check stockfish-book-gz "$C/standard/stockfish-book-8moves.pgn.gz" 34700 ""
+check fischer-crlf "$C/edge-cases/pgnmentor-fischer-crlf.pgn" 827 ""
+for f in utf8-bom chessbase-empty-line kasparov-deep-blue-1997 molinari-bordais-1979 \
+	nepomniachtchi-liren-game1 stockfish-learning anastasian-lewis uci-moves cutechess-fischerrandom; do
+	file="$C/edge-cases/$f.pgn"
+	if [ ! -f "$file" ]; then
+		echo "skip edge-$f # absent"
+		continue
+	fi
+	if out=$(vchess-validate "$file" 2>&1); then
+		echo "ok edge-$f"
+	else
+		echo "not ok edge-$f"
+		head -5 <<<"$out" | sed 's/^/    /'
+	fi
+done
+# the plain text gives the same summary as the gzip
+f="$C/standard/stockfish-book-8moves.pgn.gz"
+if [ -f "$f" ]; then
+	a=$(vchess-validate --summary "$f" 2>&1)
+	b=$(gzip -dc "$f" | vchess-validate --summary - 2>&1)
+	if [ "$a" = "$b" ]; then echo "ok gzip-equals-plain"; else echo "not ok gzip-equals-plain"; fi
+else
+	echo "skip gzip-equals-plain # absent"
+fi
