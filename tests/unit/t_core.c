@@ -1,0 +1,337 @@
+/*
+ * t_core.c - unit tests of the rules core: squares, position strings,
+ * make/unmake, hashing, and move text read and written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vc_int.h"
+#include "vt.h"
+
+static struct vc_variant *chess(void)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "chess");
+	vc_ctx_free(ctx);
+	return v;
+}
+
+static struct vc_variant *fairy(void)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "tests/data/fairy.yaml");
+	vc_ctx_free(ctx);
+	return v;
+}
+
+VT_TEST(squares)
+{
+	struct vc_variant *v = fairy();
+	char buf[8];
+	int used = 0;
+	VT_CHECK(v != NULL);
+	if (!v)
+		return;
+	VT_EQ_INT(vc_square_parse(v, "a1", &used), 0);
+	VT_EQ_INT(used, 2);
+	VT_EQ_INT(vc_square_parse(v, "j10", &used), 99);
+	VT_EQ_INT(used, 3);
+	VT_EQ_INT(vc_square_parse(v, "k1", &used), -1);  /* off a 10-file board */
+	VT_EQ_INT(vc_square_parse(v, "a11", &used), 0); /* a1, then "1" left over */
+	VT_EQ_INT(used, 2);
+	vc_square_name(v, 99, buf);
+	VT_EQ_STR(buf, "j10");
+	vc_variant_free(v);
+}
+
+static const char *roundtrip[] = {
+	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+	"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+	"8/8/8/8/8/8/8/K6k b - - 12 40",
+	"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ply 77",
+};
+
+VT_TEST(fen_roundtrip)
+{
+	struct vc_variant *v = chess();
+	struct vc_position *p = vc_position_new(v);
+	char buf[256];
+	for (size_t i = 0; i < VC_NELEM(roundtrip); i++) {
+		VT_EQ_INT(vc_position_set_fen(p, NULL, roundtrip[i]), VC_OK);
+		vc_position_fen(p, buf, sizeof buf);
+		VT_EQ_STR(buf, roundtrip[i]);
+	}
+	/* Shredder letters naming the outermost rooks are written as X-FEN letters,
+	 * an inner rook by its file */
+	VT_EQ_INT(vc_position_set_fen(p, NULL, "rk2r3/8/8/8/8/8/8/RK2R3 w EAe - 0 1"), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "rk2r3/8/8/8/8/8/8/RK2R3 w KQk - 0 1");
+	VT_EQ_INT(vc_position_set_fen(p, NULL, "1k6/8/8/8/8/8/8/1K2R2R w E - 0 1"), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "1k6/8/8/8/8/8/8/1K2R2R w E - 0 1");
+	/* an en-passant target no pawn can use is not written */
+	VT_EQ_INT(vc_position_set_fen(p, NULL, "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+	/* missing fields take their defaults */
+	VT_EQ_INT(vc_position_set_fen(p, NULL, "4k3/8/8/8/8/8/8/4K3"), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+	vc_position_free(p);
+	vc_variant_free(v);
+}
+
+VT_TEST(fen_errors)
+{
+	struct vc_variant *v = chess();
+	struct vc_position *p = vc_position_new(v);
+	struct vc_ctx *ctx = vc_ctx_new();
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR"),
+		  VC_FAILED);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "rank 6 is longer than 8 files");
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
+		  VC_FAILED);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "unknown piece 'X' in the position string");
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "8/8/8/8/8/8/8/4K3 x"), VC_FAILED);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "side to move must be 'w' or 'b'");
+	/* a failed read leaves the position as it was */
+	char buf[128];
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	vc_ctx_free(ctx);
+	vc_position_free(p);
+	vc_variant_free(v);
+}
+
+VT_TEST(fairy_fen)
+{
+	struct vc_variant *v = fairy();
+	struct vc_position *p = vc_position_new(v);
+	const char *f = "4k5/10/2(CN)7/10/10/3(nn)6/10/10/10/4K4Z w - - 0 1";
+	char buf[256];
+	VT_EQ_INT(vc_position_set_fen(p, NULL, f), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, f);
+	int color = -1;
+	VT_EQ_INT(vc_position_piece_at(p, vc_square_parse(v, "c8", NULL), &color),
+		  vc_variant_piece_find(v, "CN"));
+	VT_EQ_INT(color, 0);
+	vc_position_free(p);
+	vc_variant_free(v);
+}
+
+/* every legal move, made and unmade, restores the position exactly; the
+ * incremental hash equals the one computed from scratch */
+static void walk(struct vc_position *p, int depth)
+{
+	vc_move ms[VC_MAX_MOVES];
+	char before[256], after[256];
+	int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+	vc_position_fen(p, before, sizeof before);
+	uint64_t h = vc_position_hash(p);
+	for (int i = 0; i < n; i++) {
+		vc_position_make(p, &ms[i]);
+		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+		if (depth > 1)
+			walk(p, depth - 1);
+		vc_position_unmake(p);
+		vc_position_fen(p, after, sizeof after);
+		if (strcmp(before, after)) {
+			VT_EQ_STR(after, before);
+			return;
+		}
+		VT_CHECK(vc_position_hash(p) == h);
+	}
+}
+
+VT_TEST(make_unmake)
+{
+	struct vc_variant *v = chess();
+	struct vc_position *p = vc_position_new(v);
+	vc_position_set_fen(p, NULL, roundtrip[1]);
+	walk(p, 3);
+	vc_position_set_fen(p, NULL, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+	walk(p, 3);
+	vc_position_free(p);
+	struct vc_variant *f = fairy();
+	p = vc_position_new(f);
+	vc_position_set_fen(p, NULL, "4k5/10/2(CN)7/10/1G8/3(nn)6/6s3/10/8(O)1/4K4Z w - - 0 1");
+	walk(p, 2);
+	vc_position_free(p);
+	vc_variant_free(f);
+	vc_variant_free(v);
+}
+
+/* every legal move written in SAN reads back as the same move */
+static void san_roundtrip(const struct vc_variant *v, const char *fen)
+{
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	VT_EQ_INT(vc_position_set_fen(p, NULL, fen), VC_OK);
+	int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+	for (int i = 0; i < n; i++) {
+		char san[64], msg[256];
+		const char *code = NULL;
+		struct vc_san s;
+		vc_move back;
+		for (int lf = 0; lf < 2; lf++) {
+			vc_move_san(p, &ms[i], lf, san, sizeof san);
+			if (vc_san_parse(v, san, strlen(san), &s, &code, msg, sizeof msg) ||
+			    vc_san_resolve(p, &s, san, strlen(san), &back, NULL, &code, msg, sizeof msg)) {
+				VT_FAIL_AT(__FILE__, __LINE__, "%s in %s: %s", san, fen, msg);
+				continue;
+			}
+			VT_CHECK(back.from == ms[i].from && back.to == ms[i].to &&
+				 back.promo == ms[i].promo && back.flags == ms[i].flags);
+		}
+	}
+	vc_position_free(p);
+}
+
+VT_TEST(san_roundtrips)
+{
+	struct vc_variant *v = chess();
+	san_roundtrip(v, roundtrip[1]);
+	san_roundtrip(v, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+	san_roundtrip(v, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+	san_roundtrip(v, "1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+	san_roundtrip(v, "7k/8/8/3N1N2/8/3N1N2/8/K7 w - - 0 1"); /* four knights: square disambiguation */
+	san_roundtrip(v, "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1");
+	vc_variant_free(v);
+	struct vc_variant *f = fairy();
+	san_roundtrip(f, "4k5/10/2(CN)7/10/1G8/3(nn)6/6s3/10/8(O)1/4K4Z w - - 0 1");
+	san_roundtrip(f, "4k5/10/2(CN)7/10/1G8/3(nn)6/6s3/10/8(O)1/4K4Z b - - 0 1");
+	vc_variant_free(f);
+}
+
+/* reads one move in a position: returns the error message or "" */
+static const char *read_move(const struct vc_variant *v, const char *fen, const char *text,
+			     char *coord)
+{
+	static char msg[256];
+	struct vc_position *p = vc_position_new(v);
+	struct vc_san s;
+	vc_move m;
+	const char *code = NULL;
+	msg[0] = 0;
+	vc_position_set_fen(p, NULL, fen);
+	if (!vc_san_parse(v, text, strlen(text), &s, &code, msg, sizeof msg) &&
+	    !vc_san_resolve(p, &s, text, strlen(text), &m, NULL, &code, msg, sizeof msg)) {
+		vc_move_coord(v, &m, coord, 16);
+		msg[0] = 0;
+	}
+	vc_position_free(p);
+	return msg;
+}
+
+VT_TEST(move_forms)
+{
+	struct vc_variant *v = chess();
+	const char *start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	const char *castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+	const char *promo = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1";
+	char c[16];
+	static const struct {
+		const char *fen, *text, *coord;
+	} ok[] = {
+		{ "", "Nf3", "g1f3" },	 { "", "Ng1-f3", "g1f3" }, { "", "g1f3", "g1f3" },
+		{ "", "e2e4", "e2e4" },	 { "", "e2-e4", "e2e4" },  { "", "e4", "e2e4" },
+		{ "", "Nf3+!?", "g1f3" }, { "c", "O-O", "e1g1" },  { "c", "0-0-0", "e1c1" },
+		{ "c", "e1g1", "e1g1" }, { "c", "e1h1", "e1g1" },  { "p", "e8=Q", "e7e8q" },
+		{ "p", "e8Q", "e7e8q" }, { "p", "e7e8n", "e7e8n" }, { "p", "e8=N+", "e7e8n" },
+	};
+	for (size_t i = 0; i < VC_NELEM(ok); i++) {
+		const char *fen = ok[i].fen[0] == 'c' ? castle : ok[i].fen[0] == 'p' ? promo : start;
+		c[0] = 0;
+		const char *err = read_move(v, fen, ok[i].text, c);
+		if (*err)
+			VT_FAIL_AT(__FILE__, __LINE__, "'%s': %s", ok[i].text, err);
+		else
+			VT_EQ_STR(c, ok[i].coord);
+	}
+	VT_EQ_STR(read_move(v, start, "Nxe5", c), "no knight can reach e5");
+	VT_EQ_STR(read_move(v, start, "Ng9", c), "'Ng9' is off the board");
+	VT_EQ_STR(read_move(v, start, "Xe4", c), "unknown piece 'X' in 'Xe4'");
+	VT_EQ_STR(read_move(v, start, "N@e4", c), "this variant has no drops");
+	VT_EQ_STR(read_move(v, promo, "e8", c), "'e8' must say what the pawn promotes to");
+	VT_EQ_STR(read_move(v, promo, "e8=K", c), "a pawn cannot promote to a king here");
+	VT_EQ_STR(read_move(v, "7k/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O", c),
+		  "White cannot castle short: the king or that partner has moved");
+	VT_EQ_STR(read_move(v, "7k/8/8/8/8/8/8/R3K1NR w K - 0 1", "O-O", c),
+		  "White cannot castle short now: the squares between are not empty, or the king "
+		  "is in check or would pass an attacked square");
+	VT_EQ_STR(read_move(v, "6k1/8/8/8/8/8/4K3/R6R w - - 0 1", "Rd1", c),
+		  "two rooks can reach d1: Rad1 or Rhd1");
+	VT_EQ_STR(read_move(v, "4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1", "Nf4", c),
+		  "'Nf4' would leave the king in check");
+	vc_variant_free(v);
+}
+
+VT_TEST(san_writing)
+{
+	struct vc_variant *v = chess();
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	char san[64];
+	/* mate is marked '#', check '+' */
+	vc_position_set_fen(p, NULL, "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+	int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+	int found = 0;
+	for (int i = 0; i < n; i++) {
+		vc_move_san(p, &ms[i], 0, san, sizeof san);
+		if (!strcmp(san, "Qh4#"))
+			found++;
+		VT_CHECK(strcmp(san, "Qh4+") != 0);
+	}
+	VT_EQ_INT(found, 1);
+	vc_position_free(p);
+	vc_variant_free(v);
+}
+
+VT_TEST(variant_errors)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	static const char bad[] = "name: x\nboard: {files: 8, ranks: 8}\npieces:\n"
+				  "  - {name: king, symbol: K, royal: true, moves: [{leap: [1, 0]}]}\n"
+				  "setup: \"8/8/8/8/8/8/8/9 w - - 0 1\"\n";
+	struct vc_variant *v = vc_variant_load_mem(ctx, "bad.yaml", bad, strlen(bad));
+	VT_CHECK(v == NULL);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "setup: rank 1 is longer than 8 files");
+	static const char syntax[] = "name: [unclosed\n";
+	v = vc_variant_load_mem(ctx, "syntax.yaml", syntax, strlen(syntax));
+	VT_CHECK(v == NULL);
+	VT_EQ_INT(vc_ctx_count(ctx, VC_SEV_ERROR), 2);
+	v = vc_variant_load(ctx, "no-such-variant");
+	VT_CHECK(v == NULL);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "unknown variant 'no-such-variant'");
+	/* aliases, any case */
+	v = vc_variant_load(ctx, "STANDARD");
+	VT_CHECK(v != NULL);
+	if (v)
+		VT_EQ_STR(vc_variant_name(v), "chess");
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
+VT_TEST(diagram_errors)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = chess();
+	char *d = vc_piece_diagram(ctx, v, 0, 30, 8, 0);
+	VT_CHECK(d == NULL);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "a board is at most 26x26");
+	d = vc_piece_diagram(ctx, v, vc_variant_piece_find(v, "knight"), 3, 3, 4);
+	VT_EQ_STR(d, ". . .\n. N .\n. . .\n");
+	free(d);
+	d = vc_piece_diagram(ctx, v, vc_variant_piece_find(v, "N"), 3, 3, 0);
+	VT_EQ_STR(d, ". + .\n. . +\nN . .\n");
+	free(d);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
+VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
+	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(move_forms),
+	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(diagram_errors))
