@@ -611,8 +611,10 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 				int np = 0;
 				for (int a = 0; a < pt->natoms; a++) {
 					int modes = pt->atoms[a].modes;
-					if ((v->rules & VC_R_SELF_CAPTURE) && !(pt->props & VC_P_ROYAL) &&
-					    (modes & VC_MODE_CAPTURE))
+					int own = ((v->rules & VC_R_SELF_CAPTURE) &&
+						   !(pt->props & VC_P_ROYAL)) ||
+						  (pt->props & VC_P_CAPTURES_OWN);
+					if (own && (modes & VC_MODE_CAPTURE))
 						modes |= VC_MODE_SELF;
 					if (pt->props & VC_P_NOCAPTURE)
 						modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);
@@ -647,10 +649,17 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 						if (e & VC_PS_TRANSIT)
 							continue;
 						/* reverse sequence: squares before j (but o), then o */
+						/* each square once: a reflecting path may cross
+						 * itself, and "must be empty" is said once; a
+						 * square met twice would otherwise hide a pin */
 						int n = 0;
-						for (int b = j - 1; b >= 0; b--)
-							if ((sqs[b] & VC_PS_SQMASK) != o)
-								seq[n++] = (int16_t)(sqs[b] & VC_PS_SQMASK);
+						for (int b = j - 1; b >= 0; b--) {
+							int e2 = sqs[b] & VC_PS_SQMASK, dup = e2 == o || e2 == sq;
+							for (int c = 0; c < n && !dup; c++)
+								dup = seq[c] == e2;
+							if (!dup)
+								seq[n++] = (int16_t)e2;
+						}
 						seq[n++] = (int16_t)o;
 						if (modes & VC_MODE_CAPTURE)
 							tb_insert(&tb[0], roots[0][s][sq], seq, n, t);

@@ -96,7 +96,8 @@ static int errcmp(const void *a, const void *b)
 
 static void flush_errs(struct ld *l)
 {
-	qsort(l->errs, l->nerrs, sizeof *l->errs, errcmp);
+	if (l->nerrs)
+		qsort(l->errs, l->nerrs, sizeof *l->errs, errcmp);
 	for (size_t i = 0; i < l->nerrs; i++) {
 		vc_emit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->file, l->errs[i].line,
 			l->errs[i].col, NULL, "%s", l->errs[i].msg ? l->errs[i].msg : "out of memory");
@@ -417,7 +418,7 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 			   !strcmp(key, "immobile") || !strcmp(key, "pawn") ||
 			   !strcmp(key, "two-square") || !strcmp(key, "diagonal-stance") ||
 			   !strcmp(key, "never-captures") || !strcmp(key, "becomes-victim") ||
-			   !strcmp(key, "dies-alone")) {
+			   !strcmp(key, "dies-alone") || !strcmp(key, "captures-own")) {
 			unsigned bit = !strcmp(key, "royal")		  ? VC_P_ROYAL
 				       : !strcmp(key, "uncapturable")	  ? VC_P_UNCAPTURABLE
 				       : !strcmp(key, "immobile")	  ? VC_P_IMMOBILE
@@ -426,6 +427,7 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 				       : !strcmp(key, "diagonal-stance") ? VC_P_DIAGSTANCE
 				       : !strcmp(key, "never-captures")  ? VC_P_NOCAPTURE
 				       : !strcmp(key, "becomes-victim")  ? VC_P_BECOMES_VICTIM
+				       : !strcmp(key, "captures-own")	  ? VC_P_CAPTURES_OWN
 									  : VC_P_DIES_ALONE;
 			if (!get_bool(l, val, key, &b) && b)
 				pt->props |= bit;

@@ -92,6 +92,7 @@ struct vc_atom {
 #define VC_P_NOCAPTURE 0x0040  /* never captures (Kirby) */
 #define VC_P_BECOMES_VICTIM 0x0080 /* capture effect: turns into the captured type (vampire) */
 #define VC_P_DIES_ALONE 0x0100 /* Kirby death rule */
+#define VC_P_CAPTURES_OWN 0x0200 /* may capture its own side's non-royal pieces */
 
 struct vc_ptype {
 	char symbol[4];   /* as written in moves and position strings: "CN" */

@@ -315,6 +315,42 @@ VT_TEST(variant_errors)
 	vc_ctx_free(ctx);
 }
 
+VT_TEST(captures_own)
+{
+	/* a rook that may take its own pieces (never the king), beside one that
+	 * may not */
+	static const char y[] =
+		"name: cannibals\nboard: {files: 4, ranks: 4}\npieces:\n"
+		"  - {name: king, symbol: K, royal: true, moves: [{leap: [1, 0]}, {leap: [1, 1]}]}\n"
+		"  - {name: cannibal, symbol: C, captures-own: true, moves: [{ride: [1, 0]}]}\n"
+		"  - {name: rook, symbol: R, moves: [{ride: [1, 0]}]}\n"
+		"setup: \"k3/4/R3/C2K w - - 0 1\"\n";
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "cannibals.yaml", y, strlen(y));
+	VT_CHECK(v != NULL);
+	if (!v) {
+		vc_ctx_free(ctx);
+		return;
+	}
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES), self = 0;
+	for (int i = 0; i < n; i++)
+		if (ms[i].flags & VC_MF_SELF) {
+			self++;
+			/* only the cannibal on a1 taking the rook on a2 */
+			VT_EQ_INT(ms[i].from, 0);
+			VT_EQ_INT(ms[i].to, 4);
+		}
+	VT_EQ_INT(self, 1);
+	/* cannibal: b1 c1 and a2 (own rook); rook: a3 a4? a4 holds the black king:
+	 * a3, then a4 captured; b2 c2 d2; king d1: c2 d2 (c1 is attacked? no) */
+	VT_EQ_INT(n, 3 + 5 + 3);
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_TEST(diagram_errors)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
@@ -334,4 +370,4 @@ VT_TEST(diagram_errors)
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(move_forms),
-	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(diagram_errors))
+	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(diagram_errors))
