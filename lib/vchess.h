@@ -379,6 +379,16 @@ const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, cons
  * beside it.  Returns a malloc'd string. */
 char *vc_position_ascii(const struct vc_position *p);
 
+/* ---- writing archives (canonical text, XML, JSON lines) --------------------- */
+/* (section owned by the conversion layer: lib/write_text.c, lib/xml.c) */
+
+/* ---- end of writing archives ---- */
+
+/* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
+/* (section owned by the rendering layer: lib/render_*.c) */
+
+/* ---- end of rendering diagrams ---- */
+
 #ifdef __cplusplus
 }
 #endif
