@@ -210,6 +210,15 @@ static void gen_piece(struct gen *g, int from)
 	(void)start_n;
 }
 
+static void gen_castling(struct gen *g);
+
+int vc_gen_castling(const struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	gen_castling(&g);
+	return g.n;
+}
+
 static void gen_castling(struct gen *g)
 {
 	const struct vc_position *p = g->p;
@@ -483,11 +492,28 @@ int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
 	return n;
 }
 
+int vc_has_legal_move(struct vc_position *p)
+{
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_pseudo(p, buf);
+	if (p->king[p->side] < 0)
+		return n > 0;
+	struct pins pi;
+	find_pins(p, &pi);
+	/* moves that need no test first: one of them settles it */
+	for (int i = 0; i < n; i++)
+		if (!needs_test(p, &pi, &buf[i]))
+			return 1;
+	for (int i = 0; i < n; i++)
+		if (test_move(p, &buf[i]))
+			return 1;
+	return 0;
+}
+
 int vc_position_outcome(const struct vc_position *cp)
 {
 	struct vc_position *p = (struct vc_position *)cp;
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	if (vc_gen_legal(p, buf) > 0)
+	if (vc_has_legal_move(p))
 		return 0;
 	return vc_in_check(p, p->side) ? 1 : 2;
 }

@@ -369,7 +369,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	if (untested)
 		*untested = 0;
 	if (san->castle) {
-		int nm = vc_gen_pseudo(p, buf);
+		int nm = vc_gen_castling(p, buf);
 		int rights = 0;
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == (san->castle == 2))
@@ -425,7 +425,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	 * king taking its own partner (e1h1, as Chess960 engines write it) */
 	if (san->from_sq >= 0 && san->from_sq == p->king[side] && san->promo < 0 &&
 	    (san->piece < 0 || (v->types[san->piece].props & VC_P_ROYAL))) {
-		int nm = vc_gen_pseudo(p, buf);
+		int nm = vc_gen_castling(p, buf);
 		for (int i = 0; i < nm; i++)
 			if ((buf[i].flags & VC_MF_CASTLE) && buf[i].from == san->from_sq &&
 			    (buf[i].to == san->to || buf[i].aux == san->to) && test_legal(p, &buf[i])) {
@@ -488,6 +488,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	}
 	if (untested)
 		*untested = 0;
+	vc_move pseudo[64];
 	for (int c = 0; c < nk; c++) {
 		int from = cand[c];
 		int nm = vc_gen_from(p, from, buf);
@@ -502,11 +503,18 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 					continue;
 			} else if (san->promo >= 0)
 				continue;
-			npseudo++;
-			if (test_legal(p, m) && nfound < 64)
-				found[nfound++] = *m;
+			if (npseudo < 64)
+				pseudo[npseudo++] = *m;
 		}
 	}
+	if (npseudo == 1 && untested) {
+		*out = pseudo[0];
+		*untested = 1;
+		return 0;
+	}
+	for (int i = 0; i < npseudo; i++)
+		if (test_legal(p, &pseudo[i]) && nfound < 64)
+			found[nfound++] = pseudo[i];
 	if (nfound == 1) {
 		*out = found[0];
 		return 0;
@@ -634,10 +642,8 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 			PUT("=%s", v->types[m->promo - 1].symbol);
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
-		if (vc_in_check(p, p->side)) {
-			static __thread vc_move lm[VC_MAX_MOVES * 4];
-			PUT("%s", vc_gen_legal(p, lm) ? "+" : "#");
-		}
+		if (vc_in_check(p, p->side))
+			PUT("%s", vc_has_legal_move(p) ? "+" : "#");
 		vc_pos_unmake(p);
 	}
 #undef PUT

@@ -299,7 +299,8 @@ static int refill(struct vc_reader *r)
 		size_t sh = r->gs;
 		memmove(r->buf, r->buf + sh, r->len - sh + 1 + SLACK);
 		r->len -= sh;
-		r->lim -= sh;
+		/* gs may lie past lim inside a line being dropped (skip_discard) */
+		r->lim = r->lim > sh ? r->lim - sh : 0;
 		r->pos -= sh;
 		r->ls -= (ptrdiff_t)sh;
 		r->gs = 0;

@@ -608,6 +608,11 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 		return -1;
 	struct vc_undo *u = &p->undo[p->nundo++];
 	int side = p->side, them = side ^ 1;
+	/* any castling right left?  (all -1 is all bits set) */
+	uint64_t cw[2];
+	_Static_assert(sizeof p->castle == sizeof cw, "castling rights are 16 bytes");
+	memcpy(cw, p->castle, sizeof cw);
+	int live = v->ncastle && (cw[0] & cw[1]) != ~0ULL;
 	u->m = *m;
 	u->captured = 0;
 	u->capflags = 0;
@@ -697,7 +702,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 		}
 		/* castling rights: a king move loses all, a partner's move or capture
 		 * loses its own */
-		if (v->ncastle) {
+		if (live) {
 			if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
 				for (int i = 0; i < v->ncastle; i++)
 					p->castle[side][i] = -1;
@@ -724,11 +729,12 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 			p->epvictim = (int16_t)to;
 		}
 	}
-	/* castling rights hash: recompute the difference */
-	for (int c = 0; c < 2; c++)
-		for (int i = 0; i < v->ncastle; i++)
-			if ((u->castle[c][i] >= 0) != (p->castle[c][i] >= 0))
-				p->hash ^= v->zob_castle[c][i];
+	/* castling rights hash: the difference */
+	if (live)
+		for (int c = 0; c < 2; c++)
+			for (int i = 0; i < v->ncastle; i++)
+				if ((u->castle[c][i] >= 0) != (p->castle[c][i] >= 0))
+					p->hash ^= v->zob_castle[c][i];
 	(void)them;
 	p->side ^= 1;
 	p->hash ^= v->zob_side;

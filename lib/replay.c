@@ -454,10 +454,8 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		int check = vc_check_after(p, &m);
 		int mate = 0;
 		cur_check = check;
-		if (check) {
-			static __thread vc_move lm[VC_MAX_MOVES * 4];
-			mate = vc_gen_legal(p, lm) == 0;
-		}
+		if (check)
+			mate = !vc_has_legal_move(p);
 		if (depth == 0)
 			mated = mate;
 		if (!(it->flags & VC_IF_NULL)) {

@@ -82,6 +82,14 @@ const char *vc_variant_piece_name(const struct vc_variant *v, int type)
 
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 {
+	if (len == 1) {
+		/* one letter: any case; the common case of every move read */
+		int c = s[0] & ~0x20;
+		for (int t = 0; t < v->ntypes; t++)
+			if (v->types[t].symbol[1] == 0 && v->types[t].symbol[0] == c)
+				return t;
+		return -1;
+	}
 	for (int t = 0; t < v->ntypes; t++)
 		if (strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
 			return t;

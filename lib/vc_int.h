@@ -272,6 +272,9 @@ void vc_pos_unmake(struct vc_position *p);
 
 /* movegen.c */
 int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
+int vc_gen_castling(const struct vc_position *p, vc_move *out);
+/* Does the side to move have a legal move?  (stops at the first) */
+int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
 int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
