@@ -284,7 +284,8 @@ static void set_lim(struct vc_reader *r, size_t from)
 		from = r->lim;
 	while (i > from && r->buf[i - 1] != '\n' && r->buf[i - 1] != '\r')
 		i--;
-	if (i > r->lim)
+	/* the walk may stop at from without finding a line end */
+	if (i > r->lim && (r->buf[i - 1] == '\n' || r->buf[i - 1] == '\r'))
 		r->lim = i;
 }
 

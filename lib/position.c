@@ -311,7 +311,8 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	for (int area = 0; *s == '['; area++) {
 		const char *open = s++;
 		if (area >= v->nreserve && v->nreserve > 0) {
-			fen_err(ctx, fen, open, "this variant has %d reserve areas", v->nreserve);
+			fen_err(ctx, fen, open, "this variant has %d reserve area%s", v->nreserve,
+				v->nreserve == 1 ? "" : "s");
 			goto bad;
 		}
 		while (*s && *s != ']') {
@@ -554,12 +555,13 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	if (!any)
 		vc_buf_addc(&b, '-');
 	vc_buf_addc(&b, ' ');
-	/* targets are written only when some capture there is possible, as
-	 * lichess and python-chess do, so equal positions give equal strings */
+	/* targets are written only when some legal capture there is possible,
+	 * as python-chess does, so equal positions give equal strings */
 	int show_ep = 0;
 	if (p->nep) {
 		static __thread vc_move mv[VC_MAX_MOVES * 4];
-		int nm = vc_gen_pseudo(p, mv);
+		/* made and unmade: the position is unchanged */
+		int nm = vc_gen_legal((struct vc_position *)p, mv);
 		for (int i = 0; i < nm && !show_ep; i++)
 			show_ep = (mv[i].flags & VC_MF_EP) != 0;
 	}

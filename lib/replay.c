@@ -48,6 +48,7 @@ struct vc_validator {
 	size_t nfens, capfens;
 	vc_move_fn *fn;
 	void *user;
+	int have_pos; /* pos holds the current game's position */
 };
 
 struct vc_validator *vc_validator_new(struct vc_ctx *ctx, const struct vc_validate_opts *opts)
@@ -97,7 +98,7 @@ const char *vc_validator_diag_fen(const struct vc_validator *val, size_t i)
 	return i < val->nfens ? val->fens[i] : NULL;
 }
 
-static struct cached *get_cached(struct vc_validator *val, const char *name)
+static struct cached *get_cached(struct vc_validator *val, const char *name, int builtin_only)
 {
 	for (int i = 0; i < val->ncache; i++)
 		if (!strcasecmp(val->cache[i].key, name))
@@ -122,7 +123,11 @@ static struct cached *get_cached(struct vc_validator *val, const char *name)
 	if (!c->key)
 		return NULL;
 	struct vc_ctx *quiet = vc_ctx_new();
-	c->v = vc_variant_load(quiet ? quiet : val->ctx, name);
+	/* a Variant tag names a built-in variant, never a file: an archive must
+	 * not make the validator read files of its choosing */
+	if (!builtin_only || vc_builtin_lookup(name))
+		c->v = vc_variant_load(quiet ? quiet : val->ctx,
+				       builtin_only ? vc_builtin_lookup(name) : name);
 	vc_ctx_free(quiet);
 	if (c->v) {
 		c->start = vc_position_new(c->v);
@@ -138,7 +143,7 @@ static struct cached *get_cached(struct vc_validator *val, const char *name)
 
 const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, const char *name)
 {
-	struct cached *c = get_cached(val, name);
+	struct cached *c = get_cached(val, name, 0);
 	return c && !c->failed ? c->v : NULL;
 }
 
@@ -172,7 +177,7 @@ static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity 
 		while (val->nfens <= idx)
 			val->fens[val->nfens++] = NULL;
 	}
-	if (val->pos && val->cur) {
+	if (val->pos && val->cur && val->have_pos) {
 		size_t need = vc_position_fen(val->pos, NULL, 0) + 1;
 		char *f = malloc(need);
 		if (f) {
@@ -239,13 +244,14 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		st = &dummy;
 	memset(st, 0, sizeof *st);
 	clear_fens(val);
+	val->have_pos = 0;
 	if (vc_game_is_garbage(g)) {
 		st->valid = 0;
 		return VC_FAILED;
 	}
 	const char *def = val->opts.default_variant ? val->opts.default_variant : "chess";
 	const char *vname = variant_name_of(g, def, namebuf, sizeof namebuf);
-	struct cached *c = get_cached(val, vname);
+	struct cached *c = get_cached(val, vname, vname != def);
 	long line, col;
 	if (!c || c->failed) {
 		tag_pos(g, "Variant", &line, &col);
@@ -306,6 +312,7 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		}
 		vc_position_copy(p, c->start);
 	}
+	val->have_pos = 1;
 	long start_ply = p->ply;
 	int start_side = p->side;
 	long start_move = p->fullmove;

@@ -342,7 +342,7 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 		case VC_A_REFLECT: {
 			/* states (square, direction) after each step; the ray ends when
 			 * one repeats.  The start square is empty once the piece left. */
-			static __thread uint8_t seen[VC_MAXSQ][9];
+			static __thread uint8_t seen[VC_MAXSQ][4];
 			int f = of, r = orank, sx = dx, sy = dy;
 			memset(seen, 0, sizeof seen);
 			for (int s = 1; s <= maxsteps; s++) {
@@ -360,8 +360,9 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 				f = nf;
 				r = nr;
 				int sq = vc_sq(v->files, f, r);
-				int di = (sx + 1) * 3 + (sy + 1);
-				if (di < 0 || di > 8 || seen[sq][di])
+				/* the magnitudes never change, only the signs */
+				int di = (sx > 0) * 2 + (sy > 0);
+				if (seen[sq][di])
 					break;
 				seen[sq][di] = 1;
 				int fl = s < a->min ? VC_PS_TRANSIT : 0;

@@ -78,7 +78,7 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name,
 				       const char *text, size_t len);
 void vc_variant_free(struct vc_variant *v);
 
-/* Built-in variants: count, then the name (and first alias) of each. */
+/* Built-in variants: count, then the canonical name and the title of each. */
 int vc_builtin_count(void);
 const char *vc_builtin_name(int i);
 const char *vc_builtin_title(int i);

@@ -35,7 +35,12 @@ static int cmd_check(int argc, char **argv)
 		struct vc_ctx *ctx = cli_ctx();
 		struct vc_variant *v = vc_variant_load_file(ctx, argv[i]);
 		if (!v) {
-			rc = CLI_BAD_INPUT;
+			/* unreadable is trouble (2), a bad file is bad input (1) */
+			if (vc_ctx_count(ctx, VC_SEV_ERROR) == 1 &&
+			    strstr(vc_ctx_last_message(ctx), "cannot open"))
+				rc = CLI_TROUBLE;
+			else if (rc != CLI_TROUBLE)
+				rc = CLI_BAD_INPUT;
 		} else {
 			printf("%s: %s: %dx%d, %d pieces\n", argv[i], vc_variant_name(v),
 			       vc_variant_files(v), vc_variant_ranks(v), vc_variant_piece_count(v));
@@ -135,8 +140,11 @@ int main(int argc, char **argv)
 		cli_version();
 		return CLI_OK;
 	}
-	if (!strcmp(argv[1], "list") && argc == 2)
+	if (!strcmp(argv[1], "list")) {
+		if (argc != 2)
+			cli_usage(usage, 1);
 		return cmd_list();
+	}
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "moves"))

@@ -949,6 +949,67 @@ VT_TEST(chunk_boundaries)
 	free(in);
 }
 
+/* Lines longer than the reader's chunk: a comment of several MiB on one
+ * line, and an over-long line skipped up to the next game. */
+VT_TEST(long_lines)
+{
+	size_t big = (5u << 20) + 12345;
+	char *in = malloc(2 * big + 200);
+	size_t k = (size_t)sprintf(in, "[A \"1\"]\n1. e4 {");
+	memset(in + k, 'c', big);
+	k += big;
+	k += (size_t)sprintf(in + k, "} e5 *\n[A \"2\"]\n1. d4 ");
+	memset(in + k, 'x', big);
+	k += big;
+	k += (size_t)sprintf(in + k, " *\n[A \"3\"]\n1. c4 *\n");
+	struct vc_reader_opts o = { .max_line_bytes = 8u << 20 };
+	struct vc_reader *r = open_text(in, k, &o);
+	struct vc_game *g = vc_game_new();
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_game_item_count(g), 3);
+	VT_EQ_INT(vc_game_item(g, 1)->len, big);
+	VT_EQ_INT(vc_game_item(g, 2)->col, 10 + (long)big);
+	VT_EQ_STR(vc_game_result(g), "*");
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_game_item(g, 1)->len, big);
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* with the default 1 MiB line limit */
+	r = open_text(in, k, NULL);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_diag_at(g, "limit-line", 2, (1 << 20) + 1));
+	VT_EQ_INT(vc_game_diag_count(g), 1);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_diag_at(g, "limit-line", 4, (1 << 20) + 1));
+	VT_EQ_INT(vc_game_diag_count(g), 1);
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(show(g), "1.c4");
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* and past the game size limit: the rest is dropped, memory bounded */
+	o.max_line_bytes = 0;
+	o.max_game_bytes = 2u << 20;
+	r = open_text(in, k, &o);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_code(g, "limit-game-size"));
+	size_t n;
+	vc_game_raw(g, &n);
+	VT_EQ_INT(n, 2u << 20);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_EQ_STR(vc_game_tag(g, "A"), "2");
+	VT_CHECK(has_code(g, "limit-game-size"));
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "3");
+	VT_EQ_INT(vc_game_line(g), 5);
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+	vc_game_free(g);
+	free(in);
+}
+
 VT_TEST(gzip_input)
 {
 	const char *text = "[A \"1\"]\n1. e4 *\n\n[A \"2\"]\n1. d4 d5 1-0\n";
@@ -1202,6 +1263,7 @@ int main(void)
 		VT_ENTRY(numbering),
 		VT_ENTRY(byte_conservation),
 		VT_ENTRY(chunk_boundaries),
+		VT_ENTRY(long_lines),
 		VT_ENTRY(gzip_input),
 		VT_ENTRY(open_errors),
 		VT_ENTRY(game_api),
