@@ -307,6 +307,24 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			s++;
 		}
 	}
+	/* a hand written as a ninth rank ("/Qn"), as some crazyhouse strings do */
+	if (*s == '/' && v->nreserve > 0) {
+		s++;
+		while (*s && *s != ' ') {
+			const char *at = s;
+			int color;
+			int t = read_symbol(v, &s, &color);
+			if (t < 0) {
+				fen_err(ctx, fen, at, "unknown piece '%c' in a reserve", *at);
+				goto bad;
+			}
+			if (p->res[color][0][t] == 255) {
+				fen_err(ctx, fen, at, "more than 255 pieces of one kind in a reserve");
+				goto bad;
+			}
+			p->res[color][0][t]++;
+		}
+	}
 	/* reserves: one bracket per declared area */
 	for (int area = 0; *s == '['; area++) {
 		const char *open = s++;
