@@ -1,0 +1,454 @@
+#!/usr/bin/env bash
+# tests/bench/run.sh [BUILD_DIR] - times vchess against its peers, side by side, in one run.
+#
+# Each benchmark runs the vchess command and the peer's command in the same invocation,
+# interleaved (v, p, v, p, ...), up to three times each; the table keeps the best wall time
+# and the largest peak RSS, both as GNU time reports them (%e and %M).  A command whose three
+# runs would take over ROW_LIMIT/2 seconds (30) runs once, and so does a whole row that would
+# otherwise take over ROW_LIMIT seconds (60): the table marks such times "(x1)".
+# The ratio is peer time / vchess time: above 1 means vchess is faster.
+#
+# Peers are the Debian packages in /usr/games (fairy-stockfish, stockfish, pgn-extract) and
+# gzip; the corpora are ../shared/corpora next to the repository (never copied into it).
+# Anything missing turns its row into a note.  This script only reports: it asserts nothing
+# and exits 0 (node-count mismatches are printed loudly instead).
+#
+# BUILD_DIR defaults to build-bench; a relative one is looked up from the current directory,
+# then from the repository root.  Environment: BENCH_REPS (3), BENCH_ROW_LIMIT (60),
+# BENCH_CONVERT_TEXT / BENCH_CONVERT_XML (arguments that ask vchess-convert for text or XML
+# output, when its usage cannot be read).
+
+set -u
+export LC_ALL=C
+PATH="$PATH:/usr/games"
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+ROOT=$(cd "$script_dir/../.." && pwd -P)
+CORPORA="$ROOT/../shared/corpora"
+[ -d "$CORPORA" ] && CORPORA=$(cd "$CORPORA" && pwd -P)
+
+BUILD=${1:-build-bench}
+case $BUILD in
+/*) ;;
+*) if [ -d "$PWD/$BUILD" ]; then BUILD="$PWD/$BUILD"; else BUILD="$ROOT/$BUILD"; fi ;;
+esac
+
+REPS=${BENCH_REPS:-3}
+ROW_LIMIT=${BENCH_ROW_LIMIT:-60}
+TIME=/usr/bin/time
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-bench.XXXXXX") || { echo "bench: mktemp failed"; exit 0; }
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 0' INT TERM HUP
+
+VPERFT="$BUILD/bin/vchess-perft"
+VVALID="$BUILD/bin/vchess-validate"
+VCONV="$BUILD/bin/vchess-convert"
+FSF=$(command -v fairy-stockfish 2>/dev/null)
+SF=$(command -v stockfish 2>/dev/null)
+PGNX=$(command -v pgn-extract 2>/dev/null)
+GZIP=$(command -v gzip 2>/dev/null)
+
+NOTES=()
+declare -A NOTED
+note() { # once each: two rows may share a vchess measurement
+	[ -n "${NOTED[$*]:-}" ] && return
+	NOTED[$*]=1
+	NOTES+=("$*")
+}
+
+# ---- measuring ------------------------------------------------------------------------------
+# def NAME [--in FILE] [--null] CMD...   defines a measurement (stdin from FILE or /dev/null;
+# stdout to $TMP/NAME.out, or to /dev/null with --null; stderr to $TMP/NAME.err).
+declare -A CMD IN NULLOUT T M RC N
+def() {
+	local name=$1
+	shift
+	IN[$name]=/dev/null
+	NULLOUT[$name]=0
+	while :; do
+		case $1 in
+		--in) IN[$name]=$2; shift 2 ;;
+		--null) NULLOUT[$name]=1; shift ;;
+		*) break ;;
+		esac
+	done
+	CMD[$name]=$(printf '%q ' "$@")
+}
+
+run_one() {
+	local name=$1 out="$TMP/$1.out" t m rc line
+	[ "${NULLOUT[$name]}" = 1 ] && out=/dev/null
+	eval "local -a argv=(${CMD[$name]})"
+	: >"$TMP/time"
+	# shellcheck disable=SC2154
+	"$TIME" -o "$TMP/time" -f '%e %M' "${argv[@]}" <"${IN[$name]}" >"$out" 2>"$TMP/$name.err"
+	rc=$?
+	# GNU time writes "Command exited with non-zero status N" first; the figures come last.
+	line=$(tail -n 1 "$TMP/time")
+	t=${line% *}
+	m=${line#* }
+	case $t in *[!0-9.]* | '') t= ;; esac
+	case $m in *[!0-9]* | '') m=0 ;; esac
+	RC[$name]=$rc
+	N[$name]=$((${N[$name]:-0} + 1))
+	if [ -n "$t" ]; then
+		if [ -z "${T[$name]:-}" ] || awk -v a="$t" -v b="${T[$name]}" 'BEGIN{exit !(a<b)}'; then
+			T[$name]=$t
+		fi
+	fi
+	[ "$m" -gt "${M[$name]:-0}" ] && M[$name]=$m
+	return 0
+}
+
+# measure NAME...: runs the not yet measured ones interleaved, REPS rounds.  After the first
+# round, a command whose REPS runs would take more than ROW_LIMIT/2 seconds runs no more (a
+# slow engine perft varies little), and the whole row stops if what is left would still make
+# it take more than ROW_LIMIT seconds.
+measure() {
+	local todo=() keep=() n r est
+	for n in "$@"; do
+		[ -n "$n" ] && [ -n "${CMD[$n]:-}" ] && [ -z "${N[$n]:-}" ] && todo+=("$n")
+	done
+	[ ${#todo[@]} -eq 0 ] && return 0
+	for n in "${todo[@]}"; do run_one "$n"; done
+	est=0
+	for n in "${todo[@]}"; do
+		if awk -v t="${T[$n]:-0}" -v k="$REPS" -v l="$ROW_LIMIT" 'BEGIN{exit !(t*k>l/2)}'; then
+			est=$(awk -v e="$est" -v t="${T[$n]:-0}" 'BEGIN{print e+t}')
+		else
+			keep+=("$n")
+			est=$(awk -v e="$est" -v t="${T[$n]:-0}" -v k="$REPS" 'BEGIN{print e+t*k}')
+		fi
+	done
+	awk -v e="$est" -v l="$ROW_LIMIT" 'BEGIN{exit !(e>l)}' && return 0
+	[ ${#keep[@]} -eq 0 ] && return 0
+	for ((r = 2; r <= REPS; r++)); do
+		for n in "${keep[@]}"; do run_one "$n"; done
+	done
+}
+
+# ---- the table ------------------------------------------------------------------------------
+rss() { [ -n "${1:-}" ] && [ "$1" -gt 0 ] && awk -v k="$1" 'BEGIN{printf "%.1fM", k/1024}' || echo -; }
+secs() {
+	local n=$1
+	[ -z "${T[$n]:-}" ] && { echo "?"; return; }
+	if [ "${N[$n]}" -lt "$REPS" ]; then echo "${T[$n]}(x${N[$n]})"; else echo "${T[$n]}"; fi
+}
+
+FMT='%-27s %11s  %-30s %12s %7s %9s %9s  %s\n'
+header_row() {
+	printf "$FMT" benchmark "vchess s" peer "peer s" ratio "v RSS" "peer RSS" notes
+	printf "$FMT" --------- -------- ---- ------ ----- ----- -------- -----
+}
+# row LABEL VNAME PEERLABEL PNAME NOTES   (PNAME empty: peer missing)
+row() {
+	local label=$1 v=$2 plabel=$3 p=$4 notes=${5:-} vt pt ratio prss
+	vt=$(secs "$v")
+	if [ -z "$p" ]; then
+		printf "$FMT" "$label" "$vt" "$plabel" "peer missing" - "$(rss "${M[$v]:-}")" - "$notes"
+		return
+	fi
+	pt=$(secs "$p")
+	ratio=$(awk -v a="${T[$p]:-}" -v b="${T[$v]:-}" \
+		'BEGIN{ if (a=="" || b=="") print "?"; else if (b+0==0) print (a+0==0 ? "n/a" : ">"a/0.01); else printf "%.2f", a/b }')
+	prss=$(rss "${M[$p]:-}")
+	printf "$FMT" "$label" "$vt" "$plabel" "$pt" "$ratio" "$(rss "${M[$v]:-}")" "$prss" "$notes"
+}
+skip_row() { printf '%-27s %s\n' "$1" "$2"; }
+
+# ---- node counts ----------------------------------------------------------------------------
+vcount() { # the count vchess-perft printed: the last line that is a bare number
+	grep -E '^[[:space:]]*[0-9]+[[:space:]]*$' "$TMP/$1.out" 2>/dev/null | tail -n 1 | tr -d '[:space:]'
+}
+ecount() { # the engine's "Nodes searched: N"
+	sed -n 's/^Nodes searched: *\([0-9][0-9]*\).*/\1/p' "$TMP/$1.out" 2>/dev/null | tail -n 1
+}
+uci_in() { # uci_in NAME VARIANT POSITION DEPTH: writes the engine's stdin
+	{
+		printf 'uci\n'
+		[ -n "$2" ] && printf 'setoption name UCI_Variant value %s\n' "$2"
+		printf 'position %s\ngo perft %s\nquit\n' "$3" "$4"
+	} >"$TMP/$1.in"
+	echo "$TMP/$1.in"
+}
+# check_counts LABEL EXPECTED VNAME [ENGINE_NAME ENGINE_LABEL]...: the notes text, in R
+# (functions that add notes set R rather than print, since a $(...) would lose the notes)
+check_counts() {
+	local label=$1 want=$2 v=$3 got s=""
+	shift 3
+	got=$(vcount "$v")
+	if [ "${RC[$v]:-0}" != 0 ]; then
+		s="vchess exit ${RC[$v]}: $(head -n 1 "$TMP/$v.err")"
+		note "!!! $label: vchess-perft exited ${RC[$v]}: $(head -n 1 "$TMP/$v.err")"
+	elif [ "$got" = "$want" ]; then
+		s="nodes $got ok"
+	else
+		s="!!! MISMATCH vchess=${got:-none} published=$want"
+		note "!!! MISMATCH $label: vchess counted ${got:-nothing}, the published count is $want"
+	fi
+	while [ $# -ge 2 ]; do
+		if [ -n "$1" ] && [ -n "${N[$1]:-}" ]; then
+			local e
+			e=$(ecount "$1")
+			if [ "$e" != "$want" ]; then
+				s="$s; WARNING $2=${e:-none}"
+				note "WARNING $label: $2 counted ${e:-nothing}, expected $want"
+			fi
+		fi
+		shift 2
+	done
+	R=$s
+}
+
+# ---- the header -----------------------------------------------------------------------------
+have_corpus() { [ -f "$CORPORA/$1" ]; }
+cc_of_build=$(awk '{print $1; exit}' "$BUILD/flags" 2>/dev/null)
+opt_of_build=$({ tr " " "\n" <"$BUILD/flags"; } 2>/dev/null | grep -E "^-(O|march|mtune|flto|DNDEBUG)" | sort -u | tr "\n" " ")
+engine_id() { [ -n "$1" ] && printf 'quit\n' | "$1" 2>/dev/null | head -n 1; }
+
+echo "vchess benchmarks"
+echo "date:      $(date '+%Y-%m-%d %H:%M:%S %z')"
+echo "host:      nproc $(nproc 2>/dev/null || echo ?), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+echo "compiler:  $(${cc_of_build:-${CC:-cc}} --version 2>/dev/null | head -n 1) [${opt_of_build% }]"
+echo "load:      $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) (1, 5, 15 min; above nproc, timings are noisy)"
+echo "build:     $BUILD"
+echo "peers:     fairy-stockfish: $( [ -n "$FSF" ] && engine_id "$FSF" || echo missing)"
+echo "           stockfish: $( [ -n "$SF" ] && engine_id "$SF" || echo missing)"
+echo "           pgn-extract: $( [ -n "$PGNX" ] && "$PGNX" -h 2>&1 | head -n 1 | cut -d: -f1 || echo missing)"
+echo "           gzip: $( [ -n "$GZIP" ] && "$GZIP" --version 2>/dev/null | head -n 1 || echo missing)"
+if [ -d "$CORPORA" ]; then
+	echo "corpora:   $CORPORA"
+	for f in standard/lichess-magnus-2018-2022.pgn.gz standard/pgnmentor-10-players.pgn.gz; do
+		if have_corpus "$f"; then echo "           found  $f"; else echo "           absent $f"; fi
+	done
+else
+	echo "corpora:   none ($ROOT/../shared/corpora is absent)"
+fi
+echo "times: best of $REPS wall-clock runs in seconds, (xN) when a slow command ran only N times;"
+echo "RSS: largest peak resident set; ratio: peer time / vchess time (>1: vchess is faster)"
+echo
+header_row
+
+have_perft=0
+[ -x "$VPERFT" ] && have_perft=1
+have_valid=0
+[ -x "$VVALID" ] && have_valid=1
+
+# ---- 1-3: orthodox perft --------------------------------------------------------------------
+# label | fen (empty: start position) | depth | published count
+PERFTS=(
+	"perft start d6||6|119060324"
+	"perft kiwipete d5|r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1|5|193690690"
+	"perft pos3 d5|8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1|5|674624"
+	"perft pos4 d5|r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1|5|15833292"
+	"perft pos5 d5|rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8|5|89941194"
+	# 164075551 belongs to this FEN (chessprogramming.org "Perft Results", position 6); a
+	# variant of it with ranks 3-2 written 2NPPN2/PPP1QPPP (nine white pawns) has 113424324.
+	"perft pos6 d5|r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10|5|164075551"
+)
+i=0
+for spec in "${PERFTS[@]}"; do
+	IFS='|' read -r label fen depth want <<<"$spec"
+	i=$((i + 1))
+	if [ $have_perft = 0 ]; then
+		skip_row "$label" "skipped: $VPERFT not built"
+		continue
+	fi
+	if [ -z "$fen" ]; then
+		def "vp$i" "$VPERFT" "$depth"
+		pos="startpos"
+	else
+		def "vp$i" "$VPERFT" --fen "$fen" "$depth"
+		pos="fen $fen"
+	fi
+	fname=''
+	sname=''
+	if [ -n "$FSF" ]; then fname="fsf$i"; def "$fname" --in "$(uci_in "$fname" "" "$pos" "$depth")" "$FSF"; fi
+	if [ $i -eq 1 ] && [ -n "$SF" ]; then sname="sf$i"; def "$sname" --in "$(uci_in "$sname" "" "$pos" "$depth")" "$SF"; fi
+	measure "vp$i" "$fname"
+	check_counts "$label" "$want" "vp$i" "$fname" fairy-stockfish
+	row "$label" "vp$i" fairy-stockfish "$fname" "$R"
+	if [ $i -eq 1 ]; then
+		measure "$sname"
+		check_counts "$label" "$want" "vp$i" "$sname" stockfish
+		row "$label" "vp$i" stockfish "$sname" "$R"
+	fi
+done
+
+# ---- 4: crazyhouse perft --------------------------------------------------------------------
+label="perft crazyhouse start d4"
+if [ $have_perft = 0 ]; then
+	skip_row "$label" "skipped: $VPERFT not built"
+elif ! "$VPERFT" --variant crazyhouse 1 >/dev/null 2>&1; then
+	skip_row "$label" "skipped: variant not built"
+else
+	def vzh "$VPERFT" --variant crazyhouse 4
+	fname=
+	if [ -n "$FSF" ]; then fname=fsfzh; def fsfzh --in "$(uci_in fsfzh crazyhouse startpos 4)" "$FSF"; fi
+	measure vzh "$fname"
+	check_counts "$label" 197281 vzh "$fname" fairy-stockfish
+	row "$label" vzh fairy-stockfish "$fname" "$R"
+fi
+
+# ---- 5-7: validation and conversion of the archives ----------------------------------------
+vhelp=
+[ $have_valid = 1 ] && vhelp=$("$VVALID" -h 2>&1)
+vsum=()
+case $vhelp in *--summary*) vsum=(--summary) ;; esac
+has_j=0
+grep -Eq '(^|[^-[:alnum:]])-j([^[:alnum:]]|$)' <<<"$vhelp" && has_j=1
+
+# vnote NAME GAMES: games per second and anything odd about the vchess run, in R
+vnote() {
+	local n=$1 games=$2 s=""
+	if [ -n "$games" ] && [ -n "${T[$n]:-}" ]; then
+		s=$(awk -v g="$games" -v t="${T[$n]}" 'BEGIN{ if (t>0) printf "%d games/s", g/t; else printf "%d games", g }')
+	fi
+	if [ "${RC[$n]:-0}" != 0 ]; then
+		s="$s; vchess exit ${RC[$n]}: $(head -n 1 "$TMP/$n.err")"
+		note "vchess-validate exited ${RC[$n]} on ${label}: $(head -n 1 "$TMP/$n.err")"
+	fi
+	R=${s#; }
+}
+# pnote NAME: pgn-extract's complaints, if any
+pnote() {
+	local n=$1 k
+	[ -z "$n" ] && return
+	k=$(grep -c . "$TMP/$n.err" 2>/dev/null)
+	[ "${k:-0}" -gt 0 ] && echo "; pgn-extract: $k stderr lines"
+}
+games_of() { # from vchess's --summary, else by counting Event tags
+	local g
+	g=$(sed -n 's/^games \([0-9][0-9]*\)$/\1/p' "$TMP/$1.out" 2>/dev/null | head -n 1)
+	[ -z "$g" ] && [ -f "$2" ] && g=$(grep -c '^\[Event ' "$2")
+	echo "$g"
+}
+
+validate_corpus() { # validate_corpus SHORT RELPATH
+	local short=$1 rel=$2 gz plain games pn
+	gz="$CORPORA/$rel"
+	label="validate $short"
+	if ! have_corpus "$rel"; then
+		skip_row "$label" "skipped: corpus absent ($rel)"
+		return 1
+	fi
+	if [ $have_valid = 0 ]; then
+		skip_row "$label" "skipped: $VVALID not built"
+		return 1
+	fi
+	plain="$TMP/$short.pgn"
+	if ! gzip -dc "$gz" >"$plain" 2>/dev/null; then
+		skip_row "$label" "skipped: cannot decompress $rel"
+		return 1
+	fi
+	def "v_$short" "$VVALID" --quiet "${vsum[@]}" "$plain"
+	def "vgz_$short" "$VVALID" --quiet "${vsum[@]}" "$gz"
+	pn=
+	if [ -n "$PGNX" ]; then
+		pn="p_$short"
+		def "$pn" --null "$PGNX" -r -s --quiet "$plain"
+	fi
+	measure "v_$short" "$pn"
+	games=$(games_of "v_$short" "$plain")
+	vnote "v_$short" "$games"
+	row "$label" "v_$short" "pgn-extract -r" "$pn" "$R$(pnote "$pn")"
+
+	label="validate $short .gz"
+	local gn=
+	[ -n "$GZIP" ] && { gn="gz_$short"; def "$gn" --null "$GZIP" -dc "$gz"; }
+	measure "vgz_$short" "$gn"
+	vnote "vgz_$short" "$games"
+	row "$label" "vgz_$short" "gzip -dc >/dev/null" "$gn" "$R"
+
+	local pgn=
+	if [ -n "$GZIP" ] && [ -n "$PGNX" ]; then
+		pgn="pgz_$short"
+		# shellcheck disable=SC2016 # sh expands them
+		def "$pgn" --null sh -c '"$1" -dc "$2" | "$3" -r -s --quiet' sh "$GZIP" "$gz" "$PGNX"
+	fi
+	measure "$pgn"
+	R=; [ -n "${T[vgz_$short]:-}" ] && R=$(awk -v g="$games" -v t="${T[vgz_$short]}" 'BEGIN{ if (g!="" && t>0) printf "%d games/s", g/t }')
+	row "$label" "vgz_$short" "gzip -dc | pgn-extract -r" "$pgn" "$R$(pnote "$pgn")"
+	return 0
+}
+
+lichess_ok=0
+validate_corpus lichess standard/lichess-magnus-2018-2022.pgn.gz && lichess_ok=1
+validate_corpus pgnmentor standard/pgnmentor-10-players.pgn.gz
+# the pgnmentor copy is no longer needed; the lichess one is, for -j and vchess-convert
+rm -f "$TMP/pgnmentor.pgn"
+
+# 6: threads
+label="validate lichess -j 2"
+if [ $have_valid = 0 ]; then
+	skip_row "$label" "skipped: $VVALID not built"
+elif [ $has_j = 0 ]; then
+	skip_row "$label" "skipped: no -j yet"
+elif [ $lichess_ok = 0 ]; then
+	skip_row "$label" "skipped: corpus absent"
+else
+	def vj2 "$VVALID" -j 2 --quiet "${vsum[@]}" "$TMP/lichess.pgn"
+	def vj1 "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess.pgn"
+	measure vj2 vj1
+	games=$(games_of vj2 "$TMP/lichess.pgn")
+	vnote vj2 "$games"
+	row "$label" vj2 "vchess-validate -j 1" vj1 "$R"
+fi
+
+# 7: conversion
+label="convert lichess"
+if [ ! -x "$VCONV" ]; then
+	skip_row "$label" "skipped: no vchess-convert yet"
+elif [ $lichess_ok = 0 ]; then
+	skip_row "$label" "skipped: corpus absent"
+else
+	chelp=$("$VCONV" -h 2>&1)
+	ctext=() cxml=()
+	if [ -n "${BENCH_CONVERT_TEXT:-}${BENCH_CONVERT_XML:-}" ]; then
+		read -r -a ctext <<<"${BENCH_CONVERT_TEXT:-}"
+		read -r -a cxml <<<"${BENCH_CONVERT_XML:-}"
+	elif grep -q -- '--to' <<<"$chelp"; then
+		ctext=(--to text) cxml=(--to xml)
+	elif grep -Eq '(^|[^-[:alnum:]])-t([^[:alnum:]]|$)' <<<"$chelp"; then
+		ctext=(-t text) cxml=(-t xml)
+	elif grep -q -- '--format' <<<"$chelp"; then
+		ctext=(--format text) cxml=(--format xml)
+	elif grep -Eq '(^|[^-[:alnum:]])-f([^[:alnum:]]|$)' <<<"$chelp"; then
+		ctext=(-f text) cxml=(-f xml)
+	fi
+	LP="$TMP/lichess.pgn"
+	pn=''
+	pj=''
+	if [ -n "$PGNX" ]; then
+		pn=p_san; def p_san --null "$PGNX" -s --quiet "$LP"
+		pj=p_json; def p_json --null "$PGNX" -s --quiet --json "$LP"
+	fi
+	cnote() {
+		R=
+		[ "${RC[$1]:-0}" = 0 ] && return
+		R="vchess exit ${RC[$1]}: $(head -n 1 "$TMP/$1.err")"
+		note "vchess-convert exited ${RC[$1]} ($2): $(head -n 1 "$TMP/$1.err")"
+	}
+	def c_text --null "$VCONV" "${ctext[@]}" "$LP"
+	measure c_text "$pn"
+	cnote c_text text
+	row "convert lichess text->text" c_text "pgn-extract (SAN)" "$pn" "$R"
+	if [ ${#cxml[@]} -eq 0 ]; then
+		skip_row "convert lichess text->xml" \
+			"skipped: cannot tell from vchess-convert -h how to ask for XML (set BENCH_CONVERT_XML)"
+	else
+		def c_xml --null "$VCONV" "${cxml[@]}" "$LP"
+		measure c_xml "$pj"
+		cnote c_xml xml
+		row "convert lichess text->xml" c_xml "pgn-extract --json" "$pj" "$R"
+	fi
+fi
+
+if [ ${#NOTES[@]} -gt 0 ]; then
+	echo
+	printf '%s\n' "${NOTES[@]}"
+fi
+echo
+echo "(a pipeline's RSS is that of its largest process; ratios from times under 0.05 s are noise)"
+exit 0
