@@ -406,8 +406,8 @@ const struct vc_game_diag *vc_game_diag_at(const struct vc_game *g, size_t i)
 	return i < g->ndiags ? &g->diags[i] : NULL;
 }
 
-int vc_game_add_diag(struct vc_game *g, enum vc_severity sev, const char *code, long line,
-		     long col, long ply, const char *context, const char *fmt, ...)
+int vc_game_add_diag(struct vc_game *g, enum vc_severity sev, const char *code, long line, long col,
+		     long ply, const char *context, const char *fmt, ...)
 {
 	if (grow((void **)&g->diags, &g->capdiags, g->ndiags, sizeof *g->diags) < 0) {
 		g->oom = 1;

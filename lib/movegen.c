@@ -103,12 +103,48 @@ static inline void push(struct gen *g, int from, int to, int piece, int flags, i
 	m->pad = 0;
 }
 
+/* promotion by exchange: one move per piece the pawn may trade places
+ * with: each on the board (not pawn, not royal, not in the zone), each kind
+ * in the own airfield, each kind of own piece in the enemy's prison.  None:
+ * the pawn may not go there at all. */
+static void add_xpromo(struct gen *g, int from, int to, int t, int flags)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		int st = vc_code_type(p->board[sq]);
+		if ((v->types[st].props & (VC_P_PAWN | VC_P_ROYAL)) ||
+		    vc_bit_test(v->promo_zone[side][t], sq) || sq == to)
+			continue;
+		push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+		g->out[g->n - 1].aux = (int16_t)sq;
+	}
+	for (int st = 0; st < v->ntypes; st++) {
+		if (v->types[st].props & (VC_P_PAWN | VC_P_ROYAL))
+			continue;
+		if (p->res[side][0][st]) {
+			push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+			g->out[g->n - 1].aux = -2;
+		}
+		if (v->nreserve > 1 && p->res[side ^ 1][1][st]) {
+			push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+			g->out[g->n - 1].aux = -3;
+		}
+	}
+}
+
 /* adds a move, expanding promotions */
 static inline void add(struct gen *g, int from, int to, int t, int flags)
 {
 	const struct vc_variant *v = g->p->v;
 	const struct vc_ptype *pt = &v->types[t];
 	int side = g->p->side;
+	if (pt->promo_ranks && (v->rules & VC_R_XPROMO) && vc_bit_test(v->promo_zone[side][t], to)) {
+		add_xpromo(g, from, to, t, flags);
+		return;
+	}
 	if (pt->promo_ranks && vc_bit_test(v->promo_zone[side][t], to) && pt->promo_choices) {
 		uint64_t ch = pt->promo_choices;
 		while (ch) {

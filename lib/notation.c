@@ -501,6 +501,8 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 					     !(v->types[t].promo_choices >> (m->promo - 1) & 1);
 				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
 					continue;
+				if ((m->flags & VC_MF_XPROMO) && san->xsrc != -1 && m->aux != san->xsrc)
+					continue;
 			} else if (san->promo >= 0)
 				continue;
 			if (npseudo < 64)
@@ -521,6 +523,20 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	}
 	nc = nk;
 	const char *pw = piece_word(v, t, w1, sizeof w1);
+	if (nfound > 1 && (found[0].flags & VC_MF_XPROMO) && found[1].from == found[0].from) {
+		char list[256], w2[40];
+		size_t k = 0;
+		list[0] = 0;
+		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
+			char sn[40];
+			vc_move_san(p, &found[i], 0, sn, sizeof sn);
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
+		}
+		return fail(code, "move-ambiguous", msg, n,
+			    "the %s can trade places with %d %ss: %s", pw, nfound,
+			    piece_word(v, found[0].promo - 1, w2, sizeof w2), list);
+	}
 	if (nfound > 1) {
 		char list[256];
 		size_t k = 0;
@@ -537,6 +553,15 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	if (npseudo > 0)
 		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check", tl, text);
 	/* no candidate: say the most useful thing */
+	if ((v->rules & VC_R_XPROMO) && v->types[t].promo_ranks &&
+	    vc_bit_test(v->promo_zone[side][t], to)) {
+		if (nc > 0 || san->promo >= 0)
+			return fail(code, "move-promotion", msg, n,
+				    san->promo >= 0 ? "no %s of %s's to promote to by exchange"
+						    : "no piece to promote to by exchange%s%s",
+				    san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
+				    san->promo >= 0 ? side_name(side) : "");
+	}
 	if (san->promo >= 0 || (v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to))) {
 		/* maybe the piece can get there, but not with that promotion */
 		for (int c = 0; c < nc; c++) {
@@ -640,6 +665,23 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		if (m->promo && !(v->types[t].auto_to == m->promo - 1 &&
 				  !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
 			PUT("=%s", v->types[m->promo - 1].symbol);
+		if (m->flags & VC_MF_XPROMO) {
+			/* name the source when another of that kind could serve */
+			static __thread vc_move xm[VC_MAX_MOVES];
+			int nx = vc_gen_from(p, m->from, xm), other = 0;
+			for (int i = 0; i < nx; i++)
+				if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
+				    test_legal(p, &xm[i]))
+					other = 1;
+			if (other) {
+				if (m->aux >= 0) {
+					char src[8];
+					vc_square_name(v, m->aux, src);
+					PUT("(%s)", src);
+				} else
+					PUT("%s", m->aux == -2 ? "(air)" : "(prison)");
+			}
+		}
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
 		if (vc_in_check(p, p->side))

@@ -106,42 +106,39 @@ enum {
 	K_LBRACKET
 };
 
-#define LOWER(v)                                                                          \
-	['a'] = v, ['b'] = v, ['c'] = v, ['d'] = v, ['e'] = v, ['f'] = v, ['g'] = v,      \
-	['h'] = v, ['i'] = v, ['j'] = v, ['k'] = v, ['l'] = v, ['m'] = v, ['n'] = v,      \
-	['o'] = v, ['p'] = v, ['q'] = v, ['r'] = v, ['s'] = v, ['t'] = v, ['u'] = v,      \
-	['v'] = v, ['w'] = v, ['x'] = v, ['y'] = v, ['z'] = v
-#define UPPER(v)                                                                          \
-	['A'] = v, ['B'] = v, ['C'] = v, ['D'] = v, ['E'] = v, ['F'] = v, ['G'] = v,      \
-	['H'] = v, ['I'] = v, ['J'] = v, ['K'] = v, ['L'] = v, ['M'] = v, ['N'] = v,      \
-	['O'] = v, ['P'] = v, ['Q'] = v, ['R'] = v, ['S'] = v, ['T'] = v, ['U'] = v,      \
-	['V'] = v, ['W'] = v, ['X'] = v, ['Y'] = v, ['Z'] = v
-#define DIGITS(v)                                                                         \
-	['0'] = v, ['1'] = v, ['2'] = v, ['3'] = v, ['4'] = v, ['5'] = v, ['6'] = v,      \
-	['7'] = v, ['8'] = v, ['9'] = v
+#define LOWER(v)                                                                                \
+	['a'] = v, ['b'] = v, ['c'] = v, ['d'] = v, ['e'] = v, ['f'] = v, ['g'] = v, ['h'] = v, \
+	['i'] = v, ['j'] = v, ['k'] = v, ['l'] = v, ['m'] = v, ['n'] = v, ['o'] = v, ['p'] = v, \
+	['q'] = v, ['r'] = v, ['s'] = v, ['t'] = v, ['u'] = v, ['v'] = v, ['w'] = v, ['x'] = v, \
+	['y'] = v, ['z'] = v
+#define UPPER(v)                                                                                \
+	['A'] = v, ['B'] = v, ['C'] = v, ['D'] = v, ['E'] = v, ['F'] = v, ['G'] = v, ['H'] = v, \
+	['I'] = v, ['J'] = v, ['K'] = v, ['L'] = v, ['M'] = v, ['N'] = v, ['O'] = v, ['P'] = v, \
+	['Q'] = v, ['R'] = v, ['S'] = v, ['T'] = v, ['U'] = v, ['V'] = v, ['W'] = v, ['X'] = v, \
+	['Y'] = v, ['Z'] = v
+#define DIGITS(v)                                                                               \
+	['0'] = v, ['1'] = v, ['2'] = v, ['3'] = v, ['4'] = v, ['5'] = v, ['6'] = v, ['7'] = v, \
+	['8'] = v, ['9'] = v
 
 static const unsigned char cls[256] = {
-	LOWER(K_MOVE), UPPER(K_MOVE), DIGITS(K_DIGIT),
-	['-'] = K_MOVE, ['='] = K_MOVE, ['+'] = K_MOVE, ['#'] = K_MOVE, ['@'] = K_MOVE,
-	['/'] = K_MOVE, [':'] = K_MOVE, ['~'] = K_MOVE, ['*'] = K_STAR,
-	[' '] = K_SP, ['\f'] = K_SP, ['\v'] = K_SP, ['\t'] = K_TAB,
-	['\n'] = K_NL, ['\r'] = K_NL, ['\0'] = K_NUL,
-	['.'] = K_DOT, ['{'] = K_LBRACE, [';'] = K_SEMI, ['$'] = K_DOLLAR,
-	['('] = K_LPAREN, [')'] = K_RPAREN, ['!'] = K_SUFFIX, ['?'] = K_SUFFIX,
-	['['] = K_LBRACKET,
+	LOWER(K_MOVE),    UPPER(K_MOVE),    DIGITS(K_DIGIT),    ['-'] = K_MOVE,   ['='] = K_MOVE,
+	['+'] = K_MOVE,   ['#'] = K_MOVE,   ['@'] = K_MOVE,     ['/'] = K_MOVE,   [':'] = K_MOVE,
+	['~'] = K_MOVE,   ['*'] = K_STAR,   [' '] = K_SP,       ['\f'] = K_SP,    ['\v'] = K_SP,
+	['\t'] = K_TAB,   ['\n'] = K_NL,    ['\r'] = K_NL,      ['\0'] = K_NUL,   ['.'] = K_DOT,
+	['{'] = K_LBRACE, [';'] = K_SEMI,   ['$'] = K_DOLLAR,   ['('] = K_LPAREN, [')'] = K_RPAREN,
+	['!'] = K_SUFFIX, ['?'] = K_SUFFIX, ['['] = K_LBRACKET,
 };
 
 /* bytes of a move token */
 static const unsigned char mvch[256] = {
-	LOWER(1), UPPER(1), DIGITS(1),
-	['-'] = 1, ['='] = 1, ['+'] = 1, ['#'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1,
-	['~'] = 1, ['*'] = 1,
+	LOWER(1),  UPPER(1),  DIGITS(1), ['-'] = 1, ['='] = 1, ['+'] = 1,
+	['#'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1, ['~'] = 1, ['*'] = 1,
 };
 
 /* bytes of a tag name */
 static const unsigned char namech[256] = {
-	LOWER(1), UPPER(1), DIGITS(1),
-	['_'] = 1, ['+'] = 1, ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1,
+	LOWER(1),  UPPER(1),  DIGITS(1), ['_'] = 1, ['+'] = 1,
+	['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1,
 };
 
 /* where a scan to the end of the line stops */
@@ -484,21 +481,21 @@ static vc_status read_game(struct vc_reader *r, struct vc_game *g)
 	enum { S_TAGS, S_MOVES, S_AFTER } state = S_TAGS, cret = S_MOVES;
 	int garbage = 0, rc;
 	size_t ge = 0;
-	size_t coff = 0;   /* game offset of a comment's text */
+	size_t coff = 0; /* game offset of a comment's text */
 	long cline = 0, ccol = 0;
 	char qbuf[96];
 
-#define LOAD()                                       \
-	do {                                         \
-		b = r->buf;                          \
-		p = b + r->pos;                      \
-		lim = b + r->lim;                    \
-		end = b + r->len;                    \
-		g0 = b + r->gs;                      \
+#define LOAD()                    \
+	do {                      \
+		b = r->buf;       \
+		p = b + r->pos;   \
+		lim = b + r->lim; \
+		end = b + r->len; \
+		g0 = b + r->gs;   \
 	} while (0)
-#define SAVE(x) (r->pos = (size_t)((x) - b))
-#define COL(x) ((long)(((x) - b) - r->ls) + 1)
-#define OFF(x) ((size_t)((x) - g0))
+#define SAVE(x) (r->pos = (size_t)((x)-b))
+#define COL(x) ((long)(((x)-b) - r->ls) + 1)
+#define OFF(x) ((size_t)((x)-g0))
 #define ITEM(type, x, n, tx) \
 	(s->nitems++, it = vc_game_build_item(g, type, OFF(x), (size_t)(n), r->line, COL(tx)))
 #define ERR(code, x, ...)                                           \
@@ -511,20 +508,20 @@ static vc_status read_game(struct vc_reader *r, struct vc_game *g)
 		if (err(s, code, l, c, __VA_ARGS__) < 0) \
 			goto skip;                       \
 	} while (0)
-#define LINE_TOO_LONG()                                                                   \
+#define LINE_TOO_LONG()                                                                      \
 	ERRAT("limit-line", r->line, (long)r->max_line + 1, "line is longer than %zu bytes", \
 	      r->max_line)
-#define STRICT(code, x, ...)                   \
-	do {                                   \
-		if (r->strict)                 \
+#define STRICT(code, x, ...)                       \
+	do {                                       \
+		if (r->strict)                     \
 			ERR(code, x, __VA_ARGS__); \
 	} while (0)
 /* Ends the game before the line at x, which starts the next game. */
-#define END_BEFORE_LINE(x)                       \
-	do {                                     \
-		SAVE(x);                         \
-		ge = trim_end(r, r->pos);        \
-		goto finish;                     \
+#define END_BEFORE_LINE(x)                \
+	do {                              \
+		SAVE(x);                  \
+		ge = trim_end(r, r->pos); \
+		goto finish;              \
 	} while (0)
 
 	r->gs = r->pos;
@@ -810,8 +807,7 @@ moves:
 			for (q = p; *q == '!' || *q == '?'; q++)
 				;
 			sfx = suffix_of(p, (size_t)(q - p));
-			if (!sfx || s->last_move == NONE ||
-			    s->last_move + 1 != s->nitems) {
+			if (!sfx || s->last_move == NONE || s->last_move + 1 != s->nitems) {
 				ERR("char-unexpected", p, "unexpected character '%c'", *p);
 				goto skip;
 			}
@@ -829,13 +825,14 @@ moves:
 		default:
 			if (*p == '%' && p - b == r->ls)
 				goto escape;
-			ERR("char-unexpected", p, "unexpected character '%s'", quote(qbuf, p, p + 1));
+			ERR("char-unexpected", p, "unexpected character '%s'",
+			    quote(qbuf, p, p + 1));
 			goto skip;
 		}
 	}
 
 	/* ---- a move, a result or an e.p. mark ---- */
-move: {
+move : {
 	int wall = 0;
 	size_t n;
 	t = p;
@@ -849,8 +846,8 @@ run:
 	}
 	n = (size_t)(p - t);
 	if (!wall && n <= 2 && t[0] >= 'A' && t[0] <= 'Z' &&
-	    (n == 1 || (t[1] >= 'A' && t[1] <= 'Z')) && p[0] == ' ' && p[1] >= 'a' &&
-	    p[1] <= 'z' && p[2] >= '0' && p[2] <= '9') {
+	    (n == 1 || (t[1] >= 'A' && t[1] <= 'Z')) && p[0] == ' ' && p[1] >= 'a' && p[1] <= 'z' &&
+	    p[2] >= '0' && p[2] <= '9') {
 		/* "W a2b2-a3b3": a wall move written as two tokens */
 		wall = 1;
 		p++;
@@ -972,7 +969,7 @@ semicolon:
 		goto after;
 	goto moves;
 
-comment: {
+comment : {
 	/* p at '{'.  The text runs to the '}', across lines if need be. */
 	int first = 1, prevblank = 0;
 	cline = r->line;
@@ -1045,7 +1042,8 @@ comment: {
 			s->nitems++;
 			if (!vc_game_build_item(g, VC_IT_COMMENT, coff, OFF(t) - coff, cline, ccol))
 				goto oom;
-			err(s, "comment-unclosed", cline, ccol, "comment opened here is never closed");
+			err(s, "comment-unclosed", cline, ccol,
+			    "comment opened here is never closed");
 			s->broke = 1;
 			goto finish;
 		}
@@ -1124,8 +1122,8 @@ eof:
 		goto oom;
 	/* the last line, which has no line end */
 	if (end - b - r->ls > (ptrdiff_t)r->max_line && !s->broke)
-		err(s, "limit-line", r->line, (long)r->max_line + 1, "line is longer than %zu bytes",
-		    r->max_line);
+		err(s, "limit-line", r->line, (long)r->max_line + 1,
+		    "line is longer than %zu bytes", r->max_line);
 	SAVE(end);
 	ge = trim_end(r, r->len);
 	goto finish;
@@ -1267,11 +1265,10 @@ struct vc_reader *vc_reader_open(struct vc_ctx *ctx, const char *path,
 	return in ? reader_new(ctx, in, opts) : NULL;
 }
 
-struct vc_reader *vc_reader_mem(struct vc_ctx *ctx, const char *name, const void *data,
-				size_t len, const struct vc_reader_opts *opts)
+struct vc_reader *vc_reader_mem(struct vc_ctx *ctx, const char *name, const void *data, size_t len,
+				const struct vc_reader_opts *opts)
 {
-	struct vc_input *in =
-		vc_input_mem(ctx, name, data, len, opts ? opts->max_gzip_ratio : 0);
+	struct vc_input *in = vc_input_mem(ctx, name, data, len, opts ? opts->max_gzip_ratio : 0);
 	return in ? reader_new(ctx, in, opts) : NULL;
 }
 

@@ -343,11 +343,14 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			}
 			if (v->nreserve == 0)
 				continue; /* a variant without reserves reads "[]" and ignores it */
-			if (p->res[color][area][t] == 255) {
+			/* a prison's letters give its prisoners' colour: it is the
+			 * other side's prison */
+			int owner = v->reserve[area].enemy ? color ^ 1 : color;
+			if (p->res[owner][area][t] == 255) {
 				fen_err(ctx, fen, at, "more than 255 pieces of one kind in a reserve");
 				goto bad;
 			}
-			p->res[color][area][t]++;
+			p->res[owner][area][t]++;
 		}
 		if (*s != ']') {
 			fen_err(ctx, fen, open, "reserve '[' is never closed");
@@ -554,7 +557,8 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 		for (int c = 0; c < 2; c++)
 			for (int t = 0; t < v->ntypes; t++)
 				for (int k = 0; k < p->res[c][area][t]; k++) {
-					size_t m = put_symbol(v, t, c, tmp);
+					int col = v->reserve[area].enemy ? c ^ 1 : c;
+					size_t m = put_symbol(v, t, col, tmp);
 					vc_buf_add(&b, tmp, m);
 				}
 		vc_buf_addc(&b, ']');
@@ -607,6 +611,40 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 
 /* ---- make and unmake ---- */
 
+/* Changes a reserve count, keeping the hash and the undo record. */
+static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area, int t, int d)
+{
+	uint64_t z = p->v->zob_res[side][area][t];
+	p->hash ^= z * p->res[side][area][t];
+	p->res[side][area][t] = (uint8_t)(p->res[side][area][t] + d);
+	p->hash ^= z * p->res[side][area][t];
+	if (u->nreschg < VC_NELEM(u->reschg)) {
+		u->reschg[u->nreschg][0] = (int8_t)side;
+		u->reschg[u->nreschg][1] = (int8_t)area;
+		u->reschg[u->nreschg][2] = (int8_t)t;
+		u->reschg[u->nreschg][3] = (int8_t)d;
+		u->nreschg++;
+	}
+}
+
+/* SC-Chess exchange: while both prisons hold a piece of one kind, each goes
+ * to its owner's airfield (area 0; the prison is area 1). */
+static void exchange_prisoners(struct vc_position *p, struct vc_undo *u)
+{
+	const struct vc_variant *v = p->v;
+	for (int again = 1; again;) {
+		again = 0;
+		for (int t = 0; t < v->ntypes; t++)
+			while (p->res[VC_WHITE][1][t] && p->res[VC_BLACK][1][t]) {
+				res_add(p, u, VC_WHITE, 1, t, -1); /* a black piece leaves White's prison */
+				res_add(p, u, VC_BLACK, 0, t, 1);
+				res_add(p, u, VC_BLACK, 1, t, -1);
+				res_add(p, u, VC_WHITE, 0, t, 1);
+				again = 1;
+			}
+	}
+}
+
 static int grow_undo(struct vc_position *p)
 {
 	int nc = p->capundo ? p->capundo * 2 : 64;
@@ -647,6 +685,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	u->hash = p->hash;
 	u->nreschg = 0;
 	u->nchg = 0;
+	u->xsrc_flags = 0;
 	u->swapped = 0;
 
 	for (int i = 0; i < p->nep; i++)
@@ -658,14 +697,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	if (m->flags & VC_MF_NULL) {
 		/* a pass: nothing moves */
 	} else if (m->flags & VC_MF_DROP) {
-		int area = m->extra;
-		p->res[side][area][m->piece]--;
-		p->hash ^= v->zob_res[side][area][m->piece];
-		u->reschg[0][0] = (int8_t)side;
-		u->reschg[0][1] = (int8_t)area;
-		u->reschg[0][2] = (int8_t)m->piece;
-		u->reschg[0][3] = -1;
-		u->nreschg = 1;
+		res_add(p, u, side, m->extra, m->piece, -1);
 		vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
 		if (v->types[m->piece].props & VC_P_PAWN)
 			p->halfmove = 0;
@@ -697,29 +729,49 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 			u->capsq = (int16_t)capsq;
 			vc_pos_remove(p, capsq);
 			p->halfmove = 0;
+			int ct = vc_code_type(u->captured);
 			if (v->rules & VC_R_CAPTURE_TO_HAND) {
-				int ct = vc_code_type(u->captured);
 				if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
 					ct = v->pawn_type;
-				int owner = side;
-				p->res[owner][0][ct]++;
-				p->hash ^= v->zob_res[owner][0][ct];
-				u->reschg[0][0] = (int8_t)owner;
-				u->reschg[0][1] = 0;
-				u->reschg[0][2] = (int8_t)ct;
-				u->reschg[0][3] = 1;
-				u->nreschg = 1;
+				res_add(p, u, side, 0, ct, 1);
+			} else if (v->rules & VC_R_PRISON) {
+				/* an enemy to the captor's prison, an own piece to the
+				 * owner's airfield */
+				if (vc_code_color(u->captured) == side)
+					res_add(p, u, side, 0, ct, 1);
+				else
+					res_add(p, u, side, 1, ct, 1);
 			}
 		}
 		move_piece(p, from, to);
 		if (v->types[mt].props & VC_P_PAWN)
 			p->halfmove = 0;
-		if (m->promo) {
+		if (m->flags & VC_MF_XPROMO) {
+			/* promotion by exchange: the pawn and one of its side's pieces
+			 * trade places; aux: a square, -2 the airfield, -3 the enemy
+			 * prison */
+			int pt = m->promo - 1, pawn = mt;
+			vc_pos_remove(p, to);
+			if (m->aux >= 0) {
+				u->xsrc_flags = p->sqf[m->aux];
+				vc_pos_remove(p, m->aux);
+				vc_pos_put(p, m->aux, vc_code(pawn, side), 0);
+			} else if (m->aux == -2) {
+				res_add(p, u, side, 0, pt, -1);
+				res_add(p, u, side, 0, pawn, 1);
+			} else {
+				res_add(p, u, side ^ 1, 1, pt, -1);
+				res_add(p, u, side ^ 1, 1, pawn, 1);
+			}
+			vc_pos_put(p, to, vc_code(pt, side), 0);
+		} else if (m->promo) {
 			int pt = m->promo - 1;
 			uint8_t fl = p->sqf[to] | VC_SQF_PROMOTED;
 			vc_pos_remove(p, to);
 			vc_pos_put(p, to, vc_code(pt, side), fl);
 		}
+		if (v->rules & VC_R_PRISON)
+			exchange_prisoners(p, u);
 		/* castling rights: a king move loses all, a partner's move or capture
 		 * loses its own */
 		if (live) {
@@ -793,6 +845,10 @@ void vc_pos_unmake(struct vc_position *p)
 		(void)rf;
 	} else {
 		if (m->promo) {
+			if ((m->flags & VC_MF_XPROMO) && m->aux >= 0) {
+				vc_pos_remove(p, m->aux);
+				vc_pos_put(p, m->aux, vc_code(m->promo - 1, side), u->xsrc_flags);
+			}
 			vc_pos_remove(p, m->to);
 			vc_pos_put(p, m->to, vc_code(m->piece, side), u->movedflags);
 		}
@@ -801,8 +857,10 @@ void vc_pos_unmake(struct vc_position *p)
 		if (u->captured)
 			vc_pos_put(p, u->capsq, u->captured, u->capflags);
 	}
-	for (int i = 0; i < u->nreschg; i++)
-		p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] -= u->reschg[i][3];
+	for (int i = u->nreschg - 1; i >= 0; i--)
+		p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] =
+			(uint8_t)(p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] -
+				  u->reschg[i][3]);
 	memcpy(p->castle, u->castle, sizeof u->castle);
 	memcpy(p->ep, u->ep, sizeof u->ep);
 	p->nep = u->nep;

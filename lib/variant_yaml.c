@@ -915,8 +915,33 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 				err(l, node(l, *it), "at most %d reserves", VC_MAXRES);
 				break;
 			}
-			get_str(l, node(l, *it), "reserves", v->reserve[v->nreserve].name,
-				sizeof v->reserve[0].name);
+			yaml_node_t *rn = node(l, *it);
+			struct vc_reserve_spec *rs = &v->reserve[v->nreserve];
+			if (rn && rn->type == YAML_MAPPING_NODE) {
+				/* {name: prison, holds: enemy} */
+				yaml_node_t *k2, *v2;
+				for (yaml_node_pair_t *p2 = rn->data.mapping.pairs.start;
+				     p2 < rn->data.mapping.pairs.top; p2++) {
+					k2 = node(l, p2->key);
+					v2 = node(l, p2->value);
+					const char *hs = scalar(v2);
+					if (key_is(k2, "name"))
+						get_str(l, v2, "name", rs->name, sizeof rs->name);
+					else if (key_is(k2, "holds")) {
+						if (hs && !strcmp(hs, "enemy"))
+							rs->enemy = 1;
+						else if (hs && !strcmp(hs, "own"))
+							rs->enemy = 0;
+						else
+							err(l, v2, "'holds' must be own or enemy");
+					} else
+						err(l, k2, "unknown key '%s' in a reserve",
+						    scalar(k2) ? scalar(k2) : "?");
+				}
+				if (!rs->name[0])
+					err(l, rn, "a reserve needs a 'name'");
+			} else
+				get_str(l, rn, "reserves", rs->name, sizeof rs->name);
 			v->nreserve++;
 		}
 	}

@@ -140,6 +140,7 @@ struct vc_castle_spec {
 
 struct vc_reserve_spec {
 	char name[16]; /* "hand", "airfield", "prison" */
+	int enemy;     /* holds the other side's pieces (a prison) */
 };
 
 /* compiled trie node */
@@ -222,6 +223,7 @@ struct vc_undo {
 	uint8_t capflags;
 	uint8_t movedflags;
 	uint8_t nreschg;
+	uint8_t xsrc_flags; /* flags of the piece taken from the board by an exchange promotion */
 	int16_t capsq;
 	int16_t king[2];
 	int16_t castle[2][VC_MAXCASTLE];
@@ -232,7 +234,7 @@ struct vc_undo {
 	int32_t halfmove;
 	uint64_t hash;
 	/* reserve changes: (side, area, type, delta) */
-	int8_t reschg[8][4];
+	int8_t reschg[16][4];
 	/* generic square changes for complex mechanics: sq, old code, old flags */
 	int16_t chgsq[12];
 	uint8_t chgold[12][2];
