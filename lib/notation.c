@@ -551,7 +551,9 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several", pw, s1, list);
 	}
 	if (npseudo > 0)
-		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check", tl, text);
+		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check%s", tl,
+			    text,
+			    vc_position_plies_to_transform(p) == 1 ? " once the board halves swap" : "");
 	/* no candidate: say the most useful thing */
 	if ((v->rules & VC_R_XPROMO) && v->types[t].promo_ranks &&
 	    vc_bit_test(v->promo_zone[side][t], to)) {

@@ -222,6 +222,20 @@ static int castle_partner_scan(const struct vc_position *p, int side, int right)
 	int k = p->king[side];
 	if (k < 0)
 		return -1;
+	if (v->rules & VC_R_SWAP_HALVES) {
+		/* a right is its partner's start square, moved by the swaps done */
+		int psq = v->castle[right].partner;
+		if (side == VC_BLACK)
+			psq = vc_sq(v->files, psq % v->files, v->ranks - 1 - psq / v->files);
+		long done = p->ply - v->swap_offset;
+		if (done >= 0 && (done / v->swap_period) % 2)
+			psq = vc_sq(v->files, (psq % v->files + v->files / 2) % v->files, psq / v->files);
+		uint8_t c = p->board[psq];
+		if (c && vc_code_color(c) == side &&
+		    (!v->castle_partners || (v->castle_partners >> vc_code_type(c) & 1)))
+			return psq;
+		return -1;
+	}
 	int home = side == VC_WHITE ? 0 : v->ranks - 1;
 	if (v->castle_style == VC_CASTLE_FIXED && k / v->files != home)
 		return -1;
@@ -374,38 +388,17 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	}
 	while (*s == ' ')
 		s++;
+	/* castling rights are read once the ply count is known: where a
+	 * partner stands may depend on the board transformations done so far */
+	const char *castle_field = NULL;
 	if (*s) {
 		if (*s == '-')
 			s++;
-		else
-			while (*s && *s != ' ') {
-				const char *at = s;
-				char c = *s++;
-				int side = isupper((unsigned char)c) ? VC_WHITE : VC_BLACK;
-				char uc = (char)toupper((unsigned char)c);
-				int found = -1, psq = -1;
-				for (int i = 0; i < v->ncastle; i++)
-					if (v->castle[i].right == uc)
-						found = i;
-				if (found >= 0) {
-					psq = castle_partner_scan(p, side, found);
-				} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
-					/* Shredder / X-FEN file letter: the partner on that file of
-					 * the king's rank, on the side it stands */
-					int kf = p->king[side] % v->files, f = uc - 'A';
-					for (int i = 0; i < v->ncastle; i++)
-						if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
-						    (f > kf))
-							found = i;
-					psq = vc_sq(v->files, f, p->king[side] / v->files);
-				}
-				if (found < 0) {
-					fen_err(ctx, fen, at, "unknown castling right '%c'", c);
-					goto bad;
-				}
-				if (psq >= 0)
-					p->castle[side][found] = (int16_t)psq;
-			}
+		else {
+			castle_field = s;
+			while (*s && *s != ' ')
+				s++;
+		}
 	}
 	while (*s == ' ')
 		s++;
@@ -480,6 +473,34 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	if (*s) {
 		fen_err(ctx, fen, s, "unexpected text '%s' at the end of the position string", s);
 		goto bad;
+	}
+	for (const char *cs = castle_field; cs && *cs && *cs != ' ';) {
+		const char *at = cs;
+		char c = *cs++;
+		int side = isupper((unsigned char)c) ? VC_WHITE : VC_BLACK;
+		char uc = (char)toupper((unsigned char)c);
+		int found = -1, psq = -1;
+		for (int i = 0; i < v->ncastle; i++)
+			if (v->castle[i].right == uc)
+				found = i;
+		if (found >= 0) {
+			psq = castle_partner_scan(p, side, found);
+		} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
+			/* Shredder / X-FEN file letter: the partner on that file of
+			 * the king's rank, on the side it stands */
+			int kf = p->king[side] % v->files, f = uc - 'A';
+			for (int i = 0; i < v->ncastle; i++)
+				if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
+				    (f > kf))
+					found = i;
+			psq = vc_sq(v->files, f, p->king[side] / v->files);
+		}
+		if (found < 0) {
+			fen_err(ctx, fen, at, "unknown castling right '%c'", c);
+			goto bad;
+		}
+		if (psq >= 0)
+			p->castle[side][found] = (int16_t)psq;
 	}
 	/* castling rights must name a partner that stands there */
 	for (int c = 0; c < 2; c++)

@@ -250,7 +250,10 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		return VC_FAILED;
 	}
 	const char *def = val->opts.default_variant ? val->opts.default_variant : "chess";
-	const char *vname = variant_name_of(g, def, namebuf, sizeof namebuf);
+	if (val->opts.force_variant)
+		def = val->opts.force_variant;
+	const char *vname =
+		val->opts.force_variant ? def : variant_name_of(g, def, namebuf, sizeof namebuf);
 	struct cached *c = get_cached(val, vname, vname != def);
 	long line, col;
 	if (!c || c->failed) {
@@ -412,6 +415,11 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		} else if (vc_san_parse(v, it->text, it->len, &san, &code, msg, sizeof msg) != 0 ||
 			   vc_san_resolve(p, &san, it->text, it->len, &m, &untested, &code, msg,
 					  sizeof msg) != 0) {
+			if (code && !strncmp(code, "move-", 5) && strcmp(code, "move-syntax") &&
+			    strcmp(code, "move-offboard") && !cur_check && !vc_has_legal_move(p)) {
+				code = "move-after-end";
+				snprintf(msg, sizeof msg, "the game already ended in stalemate");
+			}
 			gdiag(val, g, VC_SEV_ERROR, code, it->line, it->col, ply, CTX(), "%s", msg);
 			f->dead = 1;
 			continue;
@@ -422,9 +430,18 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 				return VC_FATAL;
 			int bad = vc_in_check(p, side);
 			vc_pos_unmake(p);
+			if (bad && !cur_check && !vc_has_legal_move(p)) {
+				gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
+				      "the game already ended in stalemate");
+				f->dead = 1;
+				continue;
+			}
 			if (bad) {
 				gdiag(val, g, VC_SEV_ERROR, "move-illegal", it->line, it->col, ply, CTX(),
-				      "'%.*s' would leave the king in check", (int)it->len, it->text);
+				      "'%.*s' would leave the king in check%s", (int)it->len, it->text,
+				      vc_position_plies_to_transform(p) == 1
+					      ? " once the board halves swap"
+					      : "");
 				f->dead = 1;
 				continue;
 			}

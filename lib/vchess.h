@@ -341,6 +341,7 @@ int vc_reader_is_gzip(const struct vc_reader *r);
 struct vc_validate_opts {
 	int strict;                 /* flag readings and doubtful marks as errors */
 	const char *default_variant; /* when a game has no Variant tag; NULL: chess */
+	const char *force_variant;   /* if set: every game is replayed as this one */
 };
 
 struct vc_game_stats {
@@ -382,10 +383,264 @@ char *vc_position_ascii(const struct vc_position *p);
 /* ---- writing archives (canonical text, XML, JSON lines) --------------------- */
 /* (section owned by the conversion layer: lib/write_text.c, lib/xml.c) */
 
+/* Writing is done in three steps, so that every output format says the
+ * same thing about a game:
+ *  1. vc_replay_run validates the game and keeps what replaying it gave:
+ *     each move's canonical SAN, its squares, optionally the position
+ *     after it, the final position.
+ *  2. vc_canon_build turns the game and its replay into its canonical
+ *     form: a flat list of events (tags in order, moves in canonical SAN,
+ *     normalised comments, NAGs, variations, the result, and the comments
+ *     the writer adds: errors, text that could not be read, positions).
+ *  3. A vc_writer writes that form as text, XML, JSON lines or FEN.
+ * vc_writer_game does steps 2 and 3; a program only calls vc_replay_run
+ * and vc_writer_game.  See vchess-convert(1) and vchess-xml(5). */
+
+/* Archive formats: outputs of vc_writer; TEXT and XML are also inputs. */
+enum vc_format {
+	VC_FORMAT_TEXT, /* the PGN-like text of vchess-text(5), canonical */
+	VC_FORMAT_XML,  /* vchess-xml(5) */
+	VC_FORMAT_JSON, /* JSON lines: one object per game, the content of the XML */
+	VC_FORMAT_FEN   /* one position string per game, or per ply */
+};
+
+struct vc_write_opts {
+	int long_algebraic;  /* text: moves in long algebraic (Ng1-f3) */
+	int no_comments;     /* leave out comments and escape lines */
+	int no_variations;   /* leave out variations */
+	int no_tags;         /* leave out the tags */
+	int fen_after;       /* text: a comment {[%fen POS]} after each move;
+				XML and JSON: a fen attribute on each move */
+	int mark_transforms; /* text: a comment {[%transform]} after each move
+				that transforms the board; XML, JSON: an attribute */
+	int fen_plies;       /* FEN: every main-line position, not only the last */
+	int width;           /* text: fold lines at this column; 0: 80 */
+};
+
+/* ---- step 1: replay ---- */
+struct vc_replay;
+/* opts may be NULL; fmt says what the writer will need (FEN: positions). */
+struct vc_replay *vc_replay_new(const struct vc_write_opts *opts, enum vc_format fmt);
+void vc_replay_free(struct vc_replay *rp);
+/* Validates g through val (as vc_validate, whose result it returns),
+ * keeping what the writers need.  It sets, and then clears, val's move
+ * callback (vc_validator_set_move_fn). */
+vc_status vc_replay_run(struct vc_replay *rp, struct vc_validator *val, struct vc_game *g,
+			struct vc_game_stats *st);
+/* After vc_replay_run, about item i of the game: the canonical SAN of a
+ * move that was replayed (long algebraic with long_form, if the options
+ * asked for it), else NULL. */
+const char *vc_replay_san(const struct vc_replay *rp, size_t item, int long_form);
+/* The move of item i: 1 when it was replayed (*m filled), else 0. */
+int vc_replay_move(const struct vc_replay *rp, size_t item, vc_move *m);
+/* The position string after the move of item i, when fen_after was asked
+ * for and the move was replayed, else NULL. */
+const char *vc_replay_fen(const struct vc_replay *rp, size_t item);
+/* Nonzero when the move of item i transformed the board (a scheduled
+ * swap of halves), when mark_transforms was asked for. */
+int vc_replay_transforms(const struct vc_replay *rp, size_t item);
+/* The game's variant: its canonical name, or the Variant tag as written
+ * when it is not known; and the variant itself, or NULL. */
+const char *vc_replay_variant_name(const struct vc_replay *rp);
+const struct vc_variant *vc_replay_variant(const struct vc_replay *rp);
+/* FEN format only: the position strings of the main line, the start first
+ * and the last reached last (only the last without fen_plies); count 0
+ * when the game could not be set up at all. */
+size_t vc_replay_fen_count(const struct vc_replay *rp);
+const char *vc_replay_fen_at(const struct vc_replay *rp, size_t k);
+
+/* ---- step 2: the canonical form ---- */
+enum vc_cev_type {
+	VC_CE_TAG,       /* item: tag index; text: the value */
+	VC_CE_ESCAPE,    /* an escape line, text without the '%' */
+	VC_CE_MOVE,      /* item: the game item; text: the move as the text writes it */
+	VC_CE_COMMENT,   /* text: normalised (see below) */
+	VC_CE_NAG,       /* item: the game item; nag */
+	VC_CE_VAR_START, /* '(' */
+	VC_CE_VAR_END,   /* ')' */
+	VC_CE_RESULT     /* text: "1-0", "0-1", "1/2-1/2" or "*" */
+};
+
+#define VC_CEF_PRE 0x01       /* an escape line that stands before the tags */
+#define VC_CEF_GENERATED 0x02 /* a comment the writer made: an error, unread text */
+#define VC_CEF_DERIVED 0x04   /* a comment derived from the replay ([%fen], [%transform]):
+				 XML and JSON carry it as move attributes instead */
+#define VC_CEF_SEMI 0x08      /* a comment that holds '}': written as a ';' comment */
+#define VC_CEF_REPLAYED 0x10  /* a move that was replayed: text is canonical */
+#define VC_CEF_NUMBER 0x20    /* write the move number before this move */
+
+/* One event.  Comment text is normalised: every run of blanks (space, tab,
+ * line ends, form feed, vertical tab) is one space. */
+struct vc_cev {
+	enum vc_cev_type type;
+	unsigned flags;  /* VC_CEF_* */
+	long item;       /* game item or tag index, -1 when none */
+	const char *text;/* not NUL-terminated */
+	size_t len;
+	int nag;
+	int side;        /* moves: 0 White, 1 Black */
+	long movenum;    /* moves: the move number */
+};
+
+struct vc_canon;
+struct vc_canon *vc_canon_new(void);
+void vc_canon_free(struct vc_canon *c);
+/* Builds the canonical form of g; rp (may be NULL: moves as written) must
+ * come from vc_replay_run on this very game.  0 ok, -1 out of memory. */
+int vc_canon_build(struct vc_canon *c, const struct vc_game *g, const struct vc_replay *rp,
+		   const struct vc_write_opts *opts);
+size_t vc_canon_count(const struct vc_canon *c);
+const struct vc_cev *vc_canon_at(const struct vc_canon *c, size_t i);
+
+/* ---- step 3: writers ---- */
+/* A writer writes one document (an XML archive; a text or JSON-lines
+ * stream) to a sink, game by game, each game in one write.  The sink stays
+ * the caller's: vc_writer_close ends the document but does not close it. */
+struct vc_writer;
+struct vc_writer *vc_writer_open(struct vc_ctx *ctx, struct vc_sink *sink, enum vc_format fmt,
+				 const struct vc_write_opts *opts);
+/* Writes g; rp as for vc_canon_build.  VC_OK, or VC_FATAL when the sink
+ * failed (reported to the context). */
+vc_status vc_writer_game(struct vc_writer *w, const struct vc_game *g,
+			 const struct vc_replay *rp);
+/* Ends the document and frees the writer; VC_FATAL if anything failed. */
+vc_status vc_writer_close(struct vc_writer *w);
+
+/* ---- reading XML ---- */
+/* The XML format of vchess-xml(5) as input, plain or gzip, streamed: one
+ * game at a time in bounded memory.  The games come back as the text
+ * reader gives them (moves as written, comments, NAGs, variations, escape
+ * lines, tags, result), positioned at their XML lines; what the XML
+ * derives (canonical SAN, squares, positions, diagnostics) is not read
+ * back, since validation derives it again. */
+struct vc_xml_reader;
+struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
+					 const struct vc_reader_opts *opts);
+/* VC_OK, VC_END, or VC_FATAL when the XML is not well-formed or not an
+ * archive (reported to the context, positioned). */
+vc_status vc_xml_reader_next(struct vc_xml_reader *r, struct vc_game *g);
+void vc_xml_reader_close(struct vc_xml_reader *r);
+
+/* What the first bytes of an input say it is: VC_FORMAT_XML when, after
+ * blanks and a byte order mark, it starts with '<'; else VC_FORMAT_TEXT.
+ * data may be gzip: its start is inflated and looked at. */
+enum vc_format vc_format_sniff(const void *data, size_t len);
+/* The same for a file (or "-"): reads its first bytes.  -1 when it cannot
+ * be read (reported).  A pipe or "-" loses the bytes read. */
+int vc_format_of_file(struct vc_ctx *ctx, const char *path);
+
 /* ---- end of writing archives ---- */
 
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
 /* (section owned by the rendering layer: lib/render_*.c) */
+
+/* Diagrams of a position, of a piece's moves, or of a sheet of positions, as
+ * text (ASCII or Unicode figurines) or as a self-contained SVG picture.  Every
+ * function writes the whole diagram to a sink (see output sinks) and returns
+ * VC_OK, or VC_FAILED with a diagnostic on ctx (bad arguments, or a write
+ * that failed).  Nothing here changes the position.
+ *
+ * Text styles:
+ *  VC_STYLE_PLAIN  the board of vc_position_ascii: rank numbers on the left,
+ *                  files beneath, '.' for an empty square; a mark in the
+ *                  space after a piece ('~' promoted, '!' dead) and '*'
+ *                  before a neutral one; the reserves and the side to move
+ *                  beneath.
+ *  VC_STYLE_DOTS   the diagrams of the Io Chess rule text: one letter a
+ *                  piece (the piece's diagram letter), the rank number two
+ *                  spaces after each row, a blank line and the file letters;
+ *                  a two-square piece lying along a rank fills the space
+ *                  between its squares with its letter ("WWW").  Nothing
+ *                  else, so that it compares with the rule text line for
+ *                  line; reserves, when the variant has some, follow after a
+ *                  blank line.
+ * Both draw a seam " | " between the two halves of a board whose halves
+ * trade places (Schizochess), and turn the board with flip.
+ *
+ * SVG: squares, coordinates, pieces (see vc_render_glyph), the last move,
+ * a royal piece in check, arrows and circled squares, the halves' seam and
+ * the plies to the next swap, reserve areas with counts, the side to move
+ * and a title; every element has CSS classes ("board", "square light",
+ * "piece white piece-knight", "highlight", "check", "arrow", "mark",
+ * "reserve", "seam", ...) that the embedded default <style> colours, so a
+ * page can restyle it.  Text uses only the generic font family sans-serif. */
+
+enum vc_render_style { VC_STYLE_PLAIN, VC_STYLE_DOTS };
+
+/* An arrow (from != to) or a circled square (from == to), as the comment
+ * commands [%cal Ge2e4] and [%csl Rd5] give them; colour 'G', 'R', 'Y' or
+ * 'B'. */
+struct vc_render_mark {
+	int16_t from, to;
+	char color;
+};
+
+struct vc_render_opts {
+	enum vc_render_style style; /* text only */
+	int unicode;                /* text: figurines for the orthodox pieces */
+	int flip;                   /* Black's side at the bottom */
+	int size;                   /* SVG: width in pixels; 0: 45 units a square */
+	const vc_move *last;        /* the move that led to the position, or NULL */
+	const char *title;          /* SVG: a line above the board, or NULL */
+	const struct vc_render_mark *marks;
+	int nmarks;
+};
+
+/* Sets the defaults: plain style, no flip, natural size, nothing marked. */
+void vc_render_opts_init(struct vc_render_opts *o);
+
+vc_status vc_render_text(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_position *p,
+			 const struct vc_render_opts *o);
+vc_status vc_render_svg(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_position *p,
+			const struct vc_render_opts *o);
+
+/* A piece's moves from square sq of the variant's empty board: its square
+ * and every square it can move or capture to (vc_piece_diagram); the text
+ * forms are that diagram ('+' a reachable square) with coordinates in the
+ * plain style, as it is in the dots style. */
+vc_status vc_render_text_piece(struct vc_ctx *ctx, struct vc_sink *out,
+			       const struct vc_variant *v, int type, int sq,
+			       const struct vc_render_opts *o);
+vc_status vc_render_svg_piece(struct vc_ctx *ctx, struct vc_sink *out,
+			      const struct vc_variant *v, int type, int sq,
+			      const struct vc_render_opts *o);
+
+/* n positions of one variant in one SVG, columns boards a row (0: up to
+ * four), each with the caption os[i].title, under an overall title (or
+ * NULL). */
+vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
+			      const struct vc_position *const *ps, const struct vc_render_opts *os,
+			      int n, int columns, const char *title);
+
+/* Draws one piece as an SVG group "piece COLOUR piece-NAME" filling the box
+ * (x, y, w, h): a wide box (w > h) draws a two-square piece.  The piece's
+ * glyph, from its variant file, chooses the drawing:
+ *   king queen rook bishop knight pawn    the orthodox pieces
+ *   circle square diamond hexagon octagon triangle shield star wall
+ *                                         a shape with a label inside
+ *   A+B                                   two orthodox drawings overlapping
+ *                                         (a compound, such as bishop+knight)
+ * each optionally followed by ":LABEL" (up to 3 characters: written inside a
+ * shape, or as a badge on an orthodox drawing).  A glyph that is none of
+ * these, of up to 3 characters, is a label on a circle; no glyph is the
+ * piece's symbol on a circle.  color: 0 white, 1 black, 2 neutral.  Returns
+ * 0, or -1 when the glyph was not understood (the piece is then drawn as its
+ * symbol on a circle). */
+int vc_render_glyph(struct vc_sink *out, const struct vc_variant *v, int type, int color,
+		    double x, double y, double w, double h);
+
+/* The Unicode figurine of a piece whose glyph is an orthodox piece with no
+ * label (U+2654 to U+265F), or NULL. */
+const char *vc_render_figurine(const struct vc_variant *v, int type, int color);
+
+/* Reads the [%cal ...] and [%csl ...] commands of a comment's text into out
+ * (at most cap marks); returns how many it read.  Entries that do not read
+ * are skipped. */
+int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t len,
+			  struct vc_render_mark *out, int cap);
+
+/* The other square of the two-square piece that stands on sq, or -1. */
+int vc_render_partner(const struct vc_position *p, int sq);
 
 /* ---- end of rendering diagrams ---- */
 

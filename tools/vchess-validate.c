@@ -13,7 +13,8 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: vchess-validate [--variant NAME] [--strict] [--quiet] [--summary] [-v] FILE...\n";
+	"usage: vchess-validate [--variant NAME] [--force-variant NAME] [--strict] [--quiet]\n"
+	"                       [--summary] [-v] FILE...\n";
 
 struct per_variant {
 	char name[64];
@@ -93,7 +94,7 @@ static void print_diags(const struct vc_game *g, const struct vc_validator *val,
 
 int main(int argc, char **argv)
 {
-	const char *variant = NULL;
+	const char *variant = NULL, *force = NULL;
 	int strict = 0, quiet = 0, summary = 0, verbose = 0;
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
 	int nfiles = 0;
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 			return CLI_OK;
 		} else if (!strcmp(a, "--variant") && i + 1 < argc)
 			variant = argv[++i];
+		else if (!strcmp(a, "--force-variant") && i + 1 < argc)
+			force = argv[++i];
 		else if (!strcmp(a, "--strict"))
 			strict = 1;
 		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
@@ -131,7 +134,7 @@ int main(int argc, char **argv)
 		cli_usage(usage, 1);
 
 	struct vc_ctx *ctx = cli_ctx();
-	struct vc_validate_opts vo = { strict, variant };
+	struct vc_validate_opts vo = { strict, variant, force };
 	struct vc_validator *val = vc_validator_new(ctx, &vo);
 	struct vc_game *g = vc_game_new();
 	struct totals t;
@@ -142,8 +145,12 @@ int main(int argc, char **argv)
 		cli_error("out of memory");
 		return CLI_TROUBLE;
 	}
-	if (variant && !vc_validator_get_variant(val, variant)) {
-		struct vc_variant *v = vc_variant_load(ctx, variant); /* for its message */
+	if ((variant && !vc_validator_get_variant(val, variant)) ||
+	    (force && !vc_validator_get_variant(val, force))) {
+		/* load again, for its message */
+		struct vc_variant *v = vc_variant_load(ctx, force && !vc_validator_get_variant(val, force)
+								    ? force
+								    : variant);
 		vc_variant_free(v);
 		vc_game_free(g);
 		vc_validator_free(val);

@@ -88,3 +88,21 @@ fi
 expect lichess-other-variants "$C/variant/lichess-other-variants.pgn.gz" "games 1068" \
 	"valid 933" "unknown-variant 135" "variant chess: games 909 valid 909 plies 66052" \
 	"variant crazyhouse: games 24 valid 24 plies 1183"
+# Orthodox games replayed as Schizochess: the variant machinery never
+# touches plies 1 to 4, so a game either validates or fails at ply 5 or later.
+for a in standard/pgnmentor-10-players.pgn.gz standard/stockfish-book-8moves.pgn.gz; do
+	f="$C/$a"
+	name=schizo-$(basename "$a" .pgn.gz)
+	if [ ! -f "$f" ]; then
+		echo "skip $name # absent"
+		continue
+	fi
+	early=$(vchess-validate --force-variant schizochess "$f" 2>&1 |
+		LC_ALL=C sed -n 's/.*, ply \([0-9]*\) .*/\1/p' | awk '$1 < 5' | wc -l)
+	games=$(vchess-validate --force-variant schizochess --summary "$f" 2>/dev/null | sed -n 's/^games //p')
+	if [ "$early" -eq 0 ] && [ -n "$games" ] && [ "$games" -gt 0 ]; then
+		echo "ok $name: $games games, none fails before ply 5"
+	else
+		echo "not ok $name: $early problems before ply 5 (games: $games)"
+	fi
+done
