@@ -141,6 +141,23 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 	const struct vc_variant *v = g->p->v;
 	const struct vc_ptype *pt = &v->types[t];
 	int side = g->p->side;
+	if ((pt->props & VC_P_BECOMES_VICTIM) && (flags & VC_MF_CAPTURE) && !(flags & VC_MF_SELF)) {
+		/* a vampire becomes what it captures; on its zone it promotes only
+		 * if that leaves a piece that promotes there (a pawn, a vampire) */
+		int vt = vc_code_type(g->p->board[(flags & VC_MF_EP) ? g->p->epvictim : to]);
+		const struct vc_ptype *vp = &v->types[vt];
+		if (vp->promo_ranks && vp->promo_choices && vc_bit_test(v->promo_zone[side][vt], to)) {
+			uint64_t ch = pt->promo_choices ? pt->promo_choices : vp->promo_choices;
+			while (ch) {
+				int c = __builtin_ctzll(ch);
+				ch &= ch - 1;
+				push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_MORPH, c + 1);
+			}
+			return;
+		}
+		push(g, from, to, t, flags | (vt != t ? VC_MF_MORPH : 0), vt != t ? vt + 1 : 0);
+		return;
+	}
 	if (pt->promo_ranks && (v->rules & VC_R_XPROMO) && vc_bit_test(v->promo_zone[side][t], to)) {
 		add_xpromo(g, from, to, t, flags);
 		return;

@@ -332,7 +332,7 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_ptype *pt = &v->types[t];
-	if (pt->promo_choices || (pt->props & (VC_P_PAWN | VC_P_TWOSQUARE)))
+	if (pt->promo_choices || (pt->props & (VC_P_PAWN | VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM)))
 		return 0;
 	for (int a = 0; a < pt->natoms; a++)
 		if (pt->atoms[a].modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
@@ -664,8 +664,9 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 				PUT("%s", v->sep);
 		}
 		PUT("%s", sq);
-		if (m->promo && !(v->types[t].auto_to == m->promo - 1 &&
-				  !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
+		if (m->promo && (m->flags & VC_MF_PROMO) &&
+		    !(v->types[t].auto_to == m->promo - 1 &&
+		      !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
 			PUT("=%s", v->types[m->promo - 1].symbol);
 		if (m->flags & VC_MF_XPROMO) {
 			/* name the source when another of that kind could serve */

@@ -167,6 +167,8 @@ int vc_position_plies_to_transform(const struct vc_position *p)
 	return (int)(per - r);
 }
 
+static void kirby_death(struct vc_position *p, struct vc_undo *u);
+
 /* ---- position strings ---- */
 
 static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
@@ -511,6 +513,8 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0)
 				p->castle[c][i] = -1; /* a right without its pieces is void */
 		}
+	if (v->rules & VC_R_KIRBY_DEATH)
+		kirby_death(p, NULL); /* a position set up in that state starts so */
 	p->hash = vc_pos_compute_hash(p);
 	{
 		struct vc_undo *u = out->undo;
@@ -666,6 +670,46 @@ static void exchange_prisoners(struct vc_position *p, struct vc_undo *u)
 	}
 }
 
+/* The Kirby death rule: a side with nothing left but royal pieces, pieces
+ * that die alone (Kirbies) and walls (immobile and uncapturable) loses its
+ * Kirbies for good: they stay as obstacles, flagged dead.  u may be NULL
+ * (a position being set up). */
+static void kirby_death(struct vc_position *p, struct vc_undo *u)
+{
+	const struct vc_variant *v = p->v;
+	for (int c = 0; c < 2; c++) {
+		int others = 0, kirbies = 0;
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = p->plist[c][i];
+			unsigned props = v->types[vc_code_type(p->board[sq])].props;
+			if (props & VC_P_DIES_ALONE) {
+				kirbies += !(p->sqf[sq] & VC_SQF_DEAD);
+				continue;
+			}
+			if ((props & VC_P_ROYAL) ||
+			    (props & (VC_P_IMMOBILE | VC_P_UNCAPTURABLE)) ==
+				    (VC_P_IMMOBILE | VC_P_UNCAPTURABLE))
+				continue;
+			others++;
+		}
+		if (others || !kirbies)
+			continue;
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = p->plist[c][i];
+			if (!(v->types[vc_code_type(p->board[sq])].props & VC_P_DIES_ALONE) ||
+			    (p->sqf[sq] & VC_SQF_DEAD))
+				continue;
+			if (u && u->nchg < VC_NELEM(u->chgsq)) {
+				u->chgsq[u->nchg] = (int16_t)sq;
+				u->chgold[u->nchg][0] = p->board[sq];
+				u->chgold[u->nchg][1] = p->sqf[sq];
+				u->nchg++;
+			}
+			p->sqf[sq] |= VC_SQF_DEAD;
+		}
+	}
+}
+
 static int grow_undo(struct vc_position *p)
 {
 	int nc = p->capundo ? p->capundo * 2 : 64;
@@ -787,7 +831,9 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 			vc_pos_put(p, to, vc_code(pt, side), 0);
 		} else if (m->promo) {
 			int pt = m->promo - 1;
-			uint8_t fl = p->sqf[to] | VC_SQF_PROMOTED;
+			/* a vampire's change of type is no promotion (nothing to undo
+			 * when it is captured) */
+			uint8_t fl = (m->flags & VC_MF_PROMO) ? p->sqf[to] | VC_SQF_PROMOTED : p->sqf[to];
 			vc_pos_remove(p, to);
 			vc_pos_put(p, to, vc_code(pt, side), fl);
 		}
@@ -838,6 +884,8 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 		swap_halves(p);
 		u->swapped = 1;
 	}
+	if (v->rules & VC_R_KIRBY_DEATH)
+		kirby_death(p, u);
 	return 0;
 }
 
@@ -845,6 +893,8 @@ void vc_pos_unmake(struct vc_position *p)
 {
 	struct vc_undo *u = &p->undo[--p->nundo];
 	const vc_move *m = &u->m;
+	for (int i = u->nchg - 1; i >= 0; i--)
+		p->sqf[u->chgsq[i]] = u->chgold[i][1];
 	if (u->swapped)
 		swap_halves(p);
 	p->side ^= 1;

@@ -236,8 +236,8 @@ struct vc_undo {
 	/* reserve changes: (side, area, type, delta) */
 	int8_t reschg[16][4];
 	/* generic square changes for complex mechanics: sq, old code, old flags */
-	int16_t chgsq[12];
-	uint8_t chgold[12][2];
+	int16_t chgsq[16];
+	uint8_t chgold[16][2];
 	uint8_t nchg;
 };
 

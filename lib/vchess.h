@@ -130,7 +130,9 @@ typedef struct vc_move {
 #define VC_MF_XPROMO 0x0040  /* promotion by exchange */
 #define VC_MF_NULL 0x0080    /* a null move (pass), as in analysis files */
 #define VC_MF_WALL 0x0100    /* two-square piece move */
-#define VC_MF_DOUBLE 0x0200  /* captures on two squares */
+#define VC_MF_DOUBLE 0x0200  /* a step of several squares that leaves en-passant targets */
+#define VC_MF_MORPH 0x0400   /* the mover turns into the captured piece's type (vampire) */
+#define VC_MF_TWOCAP 0x0800  /* captures on two squares (two-square pieces) */
 
 struct vc_position;
 
