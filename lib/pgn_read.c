@@ -106,40 +106,45 @@ enum {
 	K_LBRACKET
 };
 
-#define LOWER(v)                                                                                \
-	['a'] = v, ['b'] = v, ['c'] = v, ['d'] = v, ['e'] = v, ['f'] = v, ['g'] = v, ['h'] = v, \
-	['i'] = v, ['j'] = v, ['k'] = v, ['l'] = v, ['m'] = v, ['n'] = v, ['o'] = v, ['p'] = v, \
-	['q'] = v, ['r'] = v, ['s'] = v, ['t'] = v, ['u'] = v, ['v'] = v, ['w'] = v, ['x'] = v, \
-	['y'] = v, ['z'] = v
-#define UPPER(v)                                                                                \
-	['A'] = v, ['B'] = v, ['C'] = v, ['D'] = v, ['E'] = v, ['F'] = v, ['G'] = v, ['H'] = v, \
-	['I'] = v, ['J'] = v, ['K'] = v, ['L'] = v, ['M'] = v, ['N'] = v, ['O'] = v, ['P'] = v, \
-	['Q'] = v, ['R'] = v, ['S'] = v, ['T'] = v, ['U'] = v, ['V'] = v, ['W'] = v, ['X'] = v, \
-	['Y'] = v, ['Z'] = v
-#define DIGITS(v)                                                                               \
-	['0'] = v, ['1'] = v, ['2'] = v, ['3'] = v, ['4'] = v, ['5'] = v, ['6'] = v, ['7'] = v, \
-	['8'] = v, ['9'] = v
+/* clang-format off */
+#define LOWER(v)                                                                          \
+	['a'] = v, ['b'] = v, ['c'] = v, ['d'] = v, ['e'] = v, ['f'] = v, ['g'] = v,      \
+	['h'] = v, ['i'] = v, ['j'] = v, ['k'] = v, ['l'] = v, ['m'] = v, ['n'] = v,      \
+	['o'] = v, ['p'] = v, ['q'] = v, ['r'] = v, ['s'] = v, ['t'] = v, ['u'] = v,      \
+	['v'] = v, ['w'] = v, ['x'] = v, ['y'] = v, ['z'] = v
+#define UPPER(v)                                                                          \
+	['A'] = v, ['B'] = v, ['C'] = v, ['D'] = v, ['E'] = v, ['F'] = v, ['G'] = v,      \
+	['H'] = v, ['I'] = v, ['J'] = v, ['K'] = v, ['L'] = v, ['M'] = v, ['N'] = v,      \
+	['O'] = v, ['P'] = v, ['Q'] = v, ['R'] = v, ['S'] = v, ['T'] = v, ['U'] = v,      \
+	['V'] = v, ['W'] = v, ['X'] = v, ['Y'] = v, ['Z'] = v
+#define DIGITS(v)                                                                         \
+	['0'] = v, ['1'] = v, ['2'] = v, ['3'] = v, ['4'] = v, ['5'] = v, ['6'] = v,      \
+	['7'] = v, ['8'] = v, ['9'] = v
 
 static const unsigned char cls[256] = {
-	LOWER(K_MOVE),    UPPER(K_MOVE),    DIGITS(K_DIGIT),    ['-'] = K_MOVE,   ['='] = K_MOVE,
-	['+'] = K_MOVE,   ['#'] = K_MOVE,   ['@'] = K_MOVE,     ['/'] = K_MOVE,   [':'] = K_MOVE,
-	['~'] = K_MOVE,   ['*'] = K_STAR,   [' '] = K_SP,       ['\f'] = K_SP,    ['\v'] = K_SP,
-	['\t'] = K_TAB,   ['\n'] = K_NL,    ['\r'] = K_NL,      ['\0'] = K_NUL,   ['.'] = K_DOT,
-	['{'] = K_LBRACE, [';'] = K_SEMI,   ['$'] = K_DOLLAR,   ['('] = K_LPAREN, [')'] = K_RPAREN,
-	['!'] = K_SUFFIX, ['?'] = K_SUFFIX, ['['] = K_LBRACKET,
+	LOWER(K_MOVE), UPPER(K_MOVE), DIGITS(K_DIGIT),
+	['-'] = K_MOVE, ['='] = K_MOVE, ['+'] = K_MOVE, ['#'] = K_MOVE, ['@'] = K_MOVE,
+	['/'] = K_MOVE, [':'] = K_MOVE, ['~'] = K_MOVE, ['*'] = K_STAR,
+	[' '] = K_SP, ['\f'] = K_SP, ['\v'] = K_SP, ['\t'] = K_TAB,
+	['\n'] = K_NL, ['\r'] = K_NL, ['\0'] = K_NUL,
+	['.'] = K_DOT, ['{'] = K_LBRACE, [';'] = K_SEMI, ['$'] = K_DOLLAR,
+	['('] = K_LPAREN, [')'] = K_RPAREN, ['!'] = K_SUFFIX, ['?'] = K_SUFFIX,
+	['['] = K_LBRACKET,
 };
 
 /* bytes of a move token */
 static const unsigned char mvch[256] = {
-	LOWER(1),  UPPER(1),  DIGITS(1), ['-'] = 1, ['='] = 1, ['+'] = 1,
-	['#'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1, ['~'] = 1, ['*'] = 1,
+	LOWER(1), UPPER(1), DIGITS(1),
+	['-'] = 1, ['='] = 1, ['+'] = 1, ['#'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1,
+	['~'] = 1, ['*'] = 1,
 };
 
 /* bytes of a tag name */
 static const unsigned char namech[256] = {
-	LOWER(1),  UPPER(1),  DIGITS(1), ['_'] = 1, ['+'] = 1,
-	['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1,
+	LOWER(1), UPPER(1), DIGITS(1),
+	['_'] = 1, ['+'] = 1, ['#'] = 1, ['='] = 1, [':'] = 1, ['-'] = 1,
 };
+/* clang-format on */
 
 /* where a scan to the end of the line stops */
 static const unsigned char lstop[256] = { ['\n'] = 1, ['\r'] = 1, ['\0'] = 1 };
@@ -483,6 +488,10 @@ static vc_status read_game(struct vc_reader *r, struct vc_game *g)
 	size_t ge = 0;
 	size_t coff = 0; /* game offset of a comment's text */
 	long cline = 0, ccol = 0;
+	int first, prevblank; /* in a comment: on its first line; the last line was blank */
+	int wall;             /* in a move: the wall join was made */
+	size_t n;             /* in a move: its length */
+	const char *res;      /* in a move: the result it is */
 	char qbuf[96];
 
 #define LOAD()                    \
@@ -493,9 +502,9 @@ static vc_status read_game(struct vc_reader *r, struct vc_game *g)
 		end = b + r->len; \
 		g0 = b + r->gs;   \
 	} while (0)
-#define SAVE(x) (r->pos = (size_t)((x)-b))
-#define COL(x) ((long)(((x)-b) - r->ls) + 1)
-#define OFF(x) ((size_t)((x)-g0))
+#define SAVE(x) (r->pos = (size_t)((x) - (b)))
+#define COL(x) ((long)(((x) - (b)) - r->ls) + 1)
+#define OFF(x) ((size_t)((x) - (g0)))
 #define ITEM(type, x, n, tx) \
 	(s->nitems++, it = vc_game_build_item(g, type, OFF(x), (size_t)(n), r->line, COL(tx)))
 #define ERR(code, x, ...)                                           \
@@ -832,9 +841,8 @@ moves:
 	}
 
 	/* ---- a move, a result or an e.p. mark ---- */
-move : {
-	int wall = 0;
-	size_t n;
+move:
+	wall = 0;
 	t = p;
 run:
 	while (mvch[*p])
@@ -853,7 +861,7 @@ run:
 		p++;
 		goto run;
 	}
-	const char *res = NULL;
+	res = NULL;
 	if (n == 1 && t[0] == '*')
 		res = "*";
 	else if (n == 3 && t[1] == '-' && t[0] == '1' && t[2] == '0')
@@ -911,7 +919,6 @@ run:
 	}
 	s->last_move = s->nitems - 1;
 	goto moves;
-}
 
 	/* ---- after the result: comments on its line still belong here ---- */
 after:
@@ -969,9 +976,10 @@ semicolon:
 		goto after;
 	goto moves;
 
-comment : {
+comment:
 	/* p at '{'.  The text runs to the '}', across lines if need be. */
-	int first = 1, prevblank = 0;
+	first = 1;
+	prevblank = 0;
 	cline = r->line;
 	ccol = COL(p);
 	coff = OFF(p + 1);
@@ -1055,7 +1063,7 @@ comment : {
 	if (cret == S_AFTER)
 		goto after;
 	goto moves;
-}
+
 comment_eof:
 	if (r->oom)
 		goto oom;
@@ -1198,10 +1206,9 @@ finish:
 			err(s, "var-unclosed", s->open_line, s->open_col,
 			    "variation opened here is never closed");
 		if (r->strict && !vc_game_result(g) && (s->moves || s->ntags)) {
-			size_t n = vc_game_item_count(g);
 			long l = vc_game_line(g), c = 1;
-			if (n > 0) {
-				const struct vc_item *last = vc_game_item(g, n - 1);
+			if (s->nitems > 0) {
+				const struct vc_item *last = vc_game_item(g, s->nitems - 1);
 				l = last->line;
 				c = last->col;
 			}

@@ -156,12 +156,12 @@ static void dump_diags(const struct vc_game *g)
 }
 
 /* Reads the next game and checks that it has no diagnostics. */
-#define NEXT_CLEAN(r, g)                                        \
-	do {                                                    \
-		VT_EQ_INT(vc_reader_next(r, g), VC_OK);         \
-		VT_EQ_INT(vc_game_diag_count(g), 0);            \
-		if (vc_game_diag_count(g))                      \
-			dump_diags(g);                          \
+#define NEXT_CLEAN(r, g)                                \
+	do {                                            \
+		VT_EQ_INT(vc_reader_next(r, g), VC_OK); \
+		VT_EQ_INT(vc_game_diag_count(g), 0);    \
+		if (vc_game_diag_count(g))              \
+			dump_diags(g);                  \
 	} while (0)
 
 static void item_pos(const struct vc_game *g, size_t i, long *line, long *col)
@@ -171,13 +171,13 @@ static void item_pos(const struct vc_game *g, size_t i, long *line, long *col)
 	*col = it ? it->col : -1;
 }
 
-#define CHECK_ITEM_AT(g, i, text, needle)                     \
-	do {                                                  \
-		long l1, c1, l2, c2;                          \
-		item_pos(g, i, &l1, &c1);                     \
-		at(text, needle, &l2, &c2);                   \
-		VT_EQ_INT(l1, l2);                            \
-		VT_EQ_INT(c1, c2);                            \
+#define CHECK_ITEM_AT(g, i, text, needle)   \
+	do {                                \
+		long l1, c1, l2, c2;        \
+		item_pos(g, i, &l1, &c1);   \
+		at(text, needle, &l2, &c2); \
+		VT_EQ_INT(l1, l2);          \
+		VT_EQ_INT(c1, c2);          \
 	} while (0)
 
 /* ---- readings ---- */
@@ -234,12 +234,14 @@ VT_TEST(move_numbers)
 
 VT_TEST(comments)
 {
-	const char *in = "[A \"b\"]\r\n1. e4 {line one\r\n[%clk 0:03:00] two} e5 ; rest {of} line\r\n"
-			 "2. d4 {} ;\r\n{x}d5 *\r\n";
+	const char *in =
+		"[A \"b\"]\r\n1. e4 {line one\r\n[%clk 0:03:00] two} e5 ; rest {of} line\r\n"
+		"2. d4 {} ;\r\n{x}d5 *\r\n";
 	struct vc_reader *r = open_text(in, strlen(in), NULL);
 	struct vc_game *g = vc_game_new();
 	NEXT_CLEAN(r, g);
-	VT_EQ_STR(show(g), "1.e4 {line one\r\n[%clk 0:03:00] two} e5 ; rest {of} line 2.d4 {} ; {x} d5");
+	VT_EQ_STR(show(g),
+		  "1.e4 {line one\r\n[%clk 0:03:00] two} e5 ; rest {of} line 2.d4 {} ; {x} d5");
 	VT_EQ_INT(vc_game_item(g, 3)->flags, VC_IF_SEMICOLON);
 	CHECK_ITEM_AT(g, 1, in, "{line");
 	CHECK_ITEM_AT(g, 2, in, "e5");
@@ -468,7 +470,8 @@ VT_TEST(line_ends_and_bom)
 
 VT_TEST(tag_errors)
 {
-	const char *in = "[Event \"x]\n[Site x]\n[ \"y\"]\n[Round \"1\" extra\n[Ok \"1\"]\n1. e4 *\n";
+	const char *in =
+		"[Event \"x]\n[Site x]\n[ \"y\"]\n[Round \"1\" extra\n[Ok \"1\"]\n1. e4 *\n";
 	struct vc_reader *r = open_text(in, strlen(in), NULL);
 	struct vc_game *g = vc_game_new();
 	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
@@ -493,8 +496,9 @@ VT_TEST(tag_errors)
 
 VT_TEST(comment_unclosed)
 {
-	const char *in = "[A \"1\"]\n1. e4 {fine} e5 *\n\n[A \"2\"]\n1. e4 {oops e5\n2. Nf3 Nc6\n\n"
-			 "[A \"3\"]\n1. d4 {ok\n\n[not a tag]\n} d5 *\n\n[A \"4\"]\n1. c4 {to the end\n\n";
+	const char *in =
+		"[A \"1\"]\n1. e4 {fine} e5 *\n\n[A \"2\"]\n1. e4 {oops e5\n2. Nf3 Nc6\n\n"
+		"[A \"3\"]\n1. d4 {ok\n\n[not a tag]\n} d5 *\n\n[A \"4\"]\n1. c4 {to the end\n\n";
 	struct vc_reader *r = open_text(in, strlen(in), NULL);
 	struct vc_game *g = vc_game_new();
 	NEXT_CLEAN(r, g);
@@ -671,15 +675,17 @@ VT_TEST(limit_game_size)
 	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
 	VT_EQ_STR(vc_game_tag(g, "A"), "big");
 	VT_CHECK(has_code(g, "limit-game-size"));
-	VT_EQ_STR(diag_msg(g, "limit-game-size"),
-		  "game is longer than 100 bytes: its raw text is cut there and the rest is skipped");
+	VT_EQ_STR(
+		diag_msg(g, "limit-game-size"),
+		"game is longer than 100 bytes: its raw text is cut there and the rest is skipped");
 	size_t n;
 	vc_game_raw(g, &n);
 	VT_EQ_INT(n, 100);
 	VT_CHECK(vc_game_item_count(g) > 0);
 	for (size_t i = 0; i < vc_game_item_count(g); i++) {
 		const struct vc_item *it = vc_game_item(g, i);
-		VT_CHECK(it->text >= vc_game_raw(g, NULL) && it->text + it->len <= vc_game_raw(g, NULL) + n);
+		VT_CHECK(it->text >= vc_game_raw(g, NULL) &&
+			 it->text + it->len <= vc_game_raw(g, NULL) + n);
 	}
 	NEXT_CLEAN(r, g);
 	VT_EQ_STR(vc_game_tag(g, "A"), "3");
@@ -688,8 +694,9 @@ VT_TEST(limit_game_size)
 	vc_reader_close(r);
 
 	/* a game that ends within the window but is too long is cut too */
-	const char *in2 = "[A \"1\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
-			  "7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *\n[A \"2\"]\n1. d4 *\n";
+	const char *in2 =
+		"[A \"1\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
+		"7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 *\n[A \"2\"]\n1. d4 *\n";
 	r = open_text(in2, strlen(in2), &o);
 	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
 	VT_CHECK(has_code(g, "limit-game-size"));
@@ -930,13 +937,14 @@ VT_TEST(chunk_boundaries)
 			size_t rl;
 			vc_game_raw(g, &rl);
 			if (vc_game_diag_count(g) || vc_game_item_count(g) != 13 ||
-			    rl != glen - 2 || strcmp(show(g), "1.e4 { [%clk 0:03:00]\r\ntwo lines } "
-							      "e5 2.Nf3 ( 2.f4 exf4 ) Nc6 $1 3.Bb5 "
-							      "; semi a6") != 0 ||
+			    rl != glen - 2 ||
+			    strcmp(show(g), "1.e4 { [%clk 0:03:00]\r\ntwo lines } "
+					    "e5 2.Nf3 ( 2.f4 exf4 ) Nc6 $1 3.Bb5 "
+					    "; semi a6") != 0 ||
 			    vc_game_line(g) != (long)(pad * 7 + 1 + 7 * (n - 1))) {
 				if (bad++ == 0) {
-					VT_FAIL_AT(__FILE__, __LINE__, "pad %d game %zu: %s", pad, n,
-						   show(g));
+					VT_FAIL_AT(__FILE__, __LINE__, "pad %d game %zu: %s", pad,
+						   n, show(g));
 					dump_diags(g);
 				}
 			}
@@ -1097,8 +1105,14 @@ VT_TEST(game_api)
 
 	char text[] = "Nf3";
 	char sfx[] = "!?";
-	struct vc_item it = { .type = VC_IT_MOVE, .flags = VC_IF_MOVENUM, .line = 3, .col = 4,
-			      .text = text, .len = 3, .suffix = sfx, .suffix_len = 2,
+	struct vc_item it = { .type = VC_IT_MOVE,
+			      .flags = VC_IF_MOVENUM,
+			      .line = 3,
+			      .col = 4,
+			      .text = text,
+			      .len = 3,
+			      .suffix = sfx,
+			      .suffix_len = 2,
 			      .movenum = 2 };
 	VT_EQ_INT(vc_game_add_item(g, &it), 0);
 	text[0] = 'X'; /* the game keeps its own copy */
@@ -1236,36 +1250,21 @@ VT_TEST(corpus_edge_cases)
 int main(void)
 {
 	static const struct vt_entry tests[] = {
-		VT_ENTRY(basic_game),
-		VT_ENTRY(move_numbers),
-		VT_ENTRY(comments),
-		VT_ENTRY(escape_lines),
-		VT_ENTRY(nags_and_suffixes),
-		VT_ENTRY(variations),
-		VT_ENTRY(results),
-		VT_ENTRY(null_moves_and_ep),
-		VT_ENTRY(move_tokens),
-		VT_ENTRY(tagless_games),
-		VT_ENTRY(game_boundaries),
-		VT_ENTRY(line_ends_and_bom),
-		VT_ENTRY(tag_errors),
-		VT_ENTRY(comment_unclosed),
-		VT_ENTRY(variation_errors),
-		VT_ENTRY(unexpected_and_nul),
-		VT_ENTRY(recovery),
-		VT_ENTRY(garbage_between_games),
-		VT_ENTRY(limit_depth),
-		VT_ENTRY(limit_game_size),
-		VT_ENTRY(limit_line),
-		VT_ENTRY(limit_tags),
-		VT_ENTRY(limit_diags),
-		VT_ENTRY(strict_mode),
-		VT_ENTRY(numbering),
-		VT_ENTRY(byte_conservation),
-		VT_ENTRY(chunk_boundaries),
-		VT_ENTRY(long_lines),
-		VT_ENTRY(gzip_input),
-		VT_ENTRY(open_errors),
+		VT_ENTRY(basic_game),        VT_ENTRY(move_numbers),
+		VT_ENTRY(comments),          VT_ENTRY(escape_lines),
+		VT_ENTRY(nags_and_suffixes), VT_ENTRY(variations),
+		VT_ENTRY(results),           VT_ENTRY(null_moves_and_ep),
+		VT_ENTRY(move_tokens),       VT_ENTRY(tagless_games),
+		VT_ENTRY(game_boundaries),   VT_ENTRY(line_ends_and_bom),
+		VT_ENTRY(tag_errors),        VT_ENTRY(comment_unclosed),
+		VT_ENTRY(variation_errors),  VT_ENTRY(unexpected_and_nul),
+		VT_ENTRY(recovery),          VT_ENTRY(garbage_between_games),
+		VT_ENTRY(limit_depth),       VT_ENTRY(limit_game_size),
+		VT_ENTRY(limit_line),        VT_ENTRY(limit_tags),
+		VT_ENTRY(limit_diags),       VT_ENTRY(strict_mode),
+		VT_ENTRY(numbering),         VT_ENTRY(byte_conservation),
+		VT_ENTRY(chunk_boundaries),  VT_ENTRY(long_lines),
+		VT_ENTRY(gzip_input),        VT_ENTRY(open_errors),
 		VT_ENTRY(game_api),
 	};
 	static const struct vt_entry corpus_tests[] = {
