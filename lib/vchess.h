@@ -382,6 +382,38 @@ const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, cons
  * beside it.  Returns a malloc'd string. */
 char *vc_position_ascii(const struct vc_position *p);
 
+/* ---- parallel processing in input order ---------------------------------------- */
+
+/* Runs work on every game of a reader with jobs worker threads, a bounded
+ * window of games in flight, and hands each game's result to done in input
+ * order, in the caller's thread: the output of 8 jobs is byte for byte the
+ * output of 1.  Each worker has a state of its own (made by worker_new, for
+ * example a validator with its own context).  work writes what it has to
+ * say into out (a memory sink) and may fill result (result_size bytes). */
+typedef void *vc_worker_new_fn(void *user);
+typedef void vc_worker_free_fn(void *state);
+typedef void vc_work_fn(void *state, struct vc_game *g, struct vc_sink *out, void *result);
+typedef void vc_done_fn(void *user, struct vc_game *g, const char *out, size_t len,
+			void *result);
+
+struct vc_parallel_opts {
+	int jobs;           /* worker threads; 1 runs everything in the caller's thread */
+	size_t window;      /* games in flight; 0: 4 per job */
+	size_t result_size; /* bytes of each game's result */
+	vc_worker_new_fn *worker_new;
+	vc_worker_free_fn *worker_free;
+	vc_work_fn *work;
+	vc_done_fn *done;
+	void *user;
+};
+
+/* Reads every game of r through the workers.  VC_OK, or VC_FATAL when the
+ * input failed or threads could not be started (reported to ctx). */
+vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
+			  const struct vc_parallel_opts *opts);
+/* The number of online processors (at least 1). */
+int vc_cpu_count(void);
+
 /* ---- writing archives (canonical text, XML, JSON lines) --------------------- */
 /* (section owned by the conversion layer: lib/write_text.c, lib/xml.c) */
 

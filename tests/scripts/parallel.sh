@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Scale: -j N gives byte for byte the output of -j 1, and the GNU parallel
+# recipe of vchess-validate(1) gives the summary of a single process.
+set -u
+C=${SHARED:-../shared}/corpora
+same_j() { # name file
+	if [ ! -f "$2" ]; then
+		echo "skip $1 # $2 absent"
+		return
+	fi
+	local a b
+	a=$(vchess-validate -j 1 -v --summary "$2" 2>&1)
+	b=$(vchess-validate -j 2 -v --summary "$2" 2>&1)
+	if [ "$a" = "$b" ]; then echo "ok $1: -j 2 equals -j 1"; else
+		echo "not ok $1: -j 2 differs from -j 1"
+		diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
+	fi
+}
+for f in corpora/chess/*.pgn corpora/schizochess/*.pgn; do
+	same_j "j-$(basename "$(dirname "$f")")-$(basename "$f" .pgn)" "$f"
+done
+same_j j-crazyhouse-360 "$C/variant/crazyhouse-360.pgn.gz"
+same_j j-lichess-other "$C/variant/lichess-other-variants.pgn.gz"
+same_j j-pgnmentor "$C/standard/pgnmentor-10-players.pgn.gz"
+
+# the recipe: chunks of N games, each numbered from its global first game
+recipe() { # name file-or-command games-per-chunk
+	if ! command -v parallel >/dev/null; then
+		echo "skip $1 # GNU parallel not installed"
+		return
+	fi
+	local single merged tmp
+	tmp=$(mktemp -d)
+	$2 >"$tmp/in.pgn" || { echo "skip $1 # input absent"; rm -rf "$tmp"; return; }
+	single=$(vchess-validate -j 1 --summary "$tmp/in.pgn" 2>/dev/null)
+	merged=$(parallel --pipe -N "$3" --recstart '[Event ' --keep-order \
+		"vchess-validate -j 1 --first-game \$(( ({#} - 1) * $3 + 1 )) --summary --summary-format=tsv -" \
+		<"$tmp/in.pgn" 2>"$tmp/err" | vchess-validate --merge-summaries -)
+	local errs_single errs_par
+	errs_single=$(vchess-validate -j 1 "$tmp/in.pgn" 2>&1 | sed -n 's/.*: \(game [0-9]*\).*/\1/p')
+	errs_par=$(sed -n 's/.*: \(game [0-9]*\).*/\1/p' "$tmp/err")
+	if [ "$single" = "$merged" ] && [ "$errs_single" = "$errs_par" ]; then
+		echo "ok $1: merged summary equals one process's, game numbers global"
+	else
+		echo "not ok $1"
+		diff <(echo "$single") <(echo "$merged") | head -5 | sed 's/^/    /'
+		diff <(echo "$errs_single") <(echo "$errs_par") | head -5 | sed 's/^/    /'
+	fi
+	rm -rf "$tmp"
+}
+recipe recipe-broken "cat corpora/chess/broken.pgn" 3
+if [ -f "$C/standard/lichess-magnus-2018-2022.pgn.gz" ]; then
+	recipe recipe-lichess "gzip -dc $C/standard/lichess-magnus-2018-2022.pgn.gz" 5000
+else
+	echo "skip recipe-lichess # absent"
+fi
