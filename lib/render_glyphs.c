@@ -42,15 +42,15 @@ enum base {
 	B_NBASE
 };
 
-static const char *const base_names[B_NBASE] = {
-	"king",    "queen",   "rook",     "bishop", "knight", "pawn", "circle", "square",
-	"diamond", "hexagon", "octagon", "triangle", "shield", "star",   "wall"
-};
+static const char *const base_names[B_NBASE] = { "king",    "queen",   "rook",    "bishop",
+						 "knight",  "pawn",    "circle",  "square",
+						 "diamond", "hexagon", "octagon", "triangle",
+						 "shield",  "star",    "wall" };
 
 struct glyph {
 	int base, base2; /* base2: the second drawing of a compound, or -1 */
 	char label[4];
-	int has_label;   /* a label was written (may be empty: "wall:") */
+	int has_label; /* a label was written (may be empty: "wall:") */
 };
 
 static int base_find(const char *s, size_t n)
@@ -127,29 +127,30 @@ bad:
 static const char *const ortho[B_NORTHO] = {
 	/* king: a cross over two rounded lobes, a band and a foot */
 	BODY "M46 8H54V17H62V25H54V38H46V25H38V17H46Z" END BODY
-	"M31 84L27 66C17 60 14 47 22 41C31 34 42 39 50 49C58 39 69 34 78 41C86 47 83 60 73 66"
-	"L69 84Z" END BODY "M22 82H78V93H22Z" END LINE "M29 69C42 64 58 64 71 69" END
-	LINE "M50 49V64" END,
+	     "M31 84L27 66C17 60 14 47 22 41C31 34 42 39 50 49C58 39 69 34 78 41C86 47 83 60 73 66"
+	     "L69 84Z" END BODY "M22 82H78V93H22Z" END LINE "M29 69C42 64 58 64 71 69" END LINE
+	     "M50 49V64" END,
 	/* queen: a crown of five balls and points */
 	BODY "M29 83L17 38L35 60L36 30L46 57L50 24L54 57L64 30L65 60L83 38L71 83Z" END
-	"<circle class=\"body\" cx=\"17\" cy=\"35\" r=\"6\"/>"
-	"<circle class=\"body\" cx=\"36\" cy=\"26\" r=\"6\"/>"
-	"<circle class=\"body\" cx=\"50\" cy=\"19\" r=\"6\"/>"
-	"<circle class=\"body\" cx=\"64\" cy=\"26\" r=\"6\"/>"
-	"<circle class=\"body\" cx=\"83\" cy=\"35\" r=\"6\"/>" BODY "M22 82H78V93H22Z" END LINE
-	"M31 72C44 67 56 67 69 72" END,
+	     "<circle class=\"body\" cx=\"17\" cy=\"35\" r=\"6\"/>"
+	     "<circle class=\"body\" cx=\"36\" cy=\"26\" r=\"6\"/>"
+	     "<circle class=\"body\" cx=\"50\" cy=\"19\" r=\"6\"/>"
+	     "<circle class=\"body\" cx=\"64\" cy=\"26\" r=\"6\"/>"
+	     "<circle class=\"body\" cx=\"83\" cy=\"35\" r=\"6\"/>" BODY "M22 82H78V93H22Z" END LINE
+	     "M31 72C44 67 56 67 69 72" END,
 	/* rook: a tower with three merlons */
 	BODY "M24 16H37V26H44V16H56V26H63V16H76V38L68 45L70 80H30L32 45L24 38Z" END BODY
-	"M21 79H79V93H21Z" END LINE "M32 45H68" END LINE "M31 72H69" END,
+	     "M21 79H79V93H21Z" END LINE "M32 45H68" END LINE "M31 72H69" END,
 	/* bishop: a mitre with its slit, a collar and a foot */
 	"<circle class=\"body\" cx=\"50\" cy=\"13\" r=\"6\"/>" BODY
 	"M50 19C65 29 70 46 62 60H38C30 46 35 29 50 19Z" END BODY "M36 60H64V68H36Z" END BODY
 	"M40 68H60L67 82H33Z" END BODY "M22 82H78V93H22Z" END LINE "M56 31L45 46" END,
 	/* knight: a horse's head looking left */
 	BODY "M35 84L35 73C35 62 45 56 48 48C41 52 33 56 27 59C23 61 18 58 17 54C16 50 18 46 22 43"
-	"C30 35 37 27 43 22L43 10L51 18L57 9L60 21C73 28 81 44 79 62L77 84Z" END BODY
-	"M25 82H81V93H25Z" END "<circle class=\"eye\" cx=\"40\" cy=\"32\" r=\"3.5\"/>"
-	"<circle class=\"eye\" cx=\"22\" cy=\"51\" r=\"2\"/>" LINE "M64 27C73 37 75 51 72 64" END,
+	     "C30 35 37 27 43 22L43 10L51 18L57 9L60 21C73 28 81 44 79 62L77 84Z" END BODY
+	     "M25 82H81V93H25Z" END "<circle class=\"eye\" cx=\"40\" cy=\"32\" r=\"3.5\"/>"
+	     "<circle class=\"eye\" cx=\"22\" cy=\"51\" r=\"2\"/>" LINE
+	     "M64 27C73 37 75 51 72 64" END,
 	/* pawn: a ball on a cone */
 	"<circle class=\"body\" cx=\"50\" cy=\"29\" r=\"14\"/>" BODY
 	"M34 83C34 66 42 57 44 46H56C58 57 66 66 66 83Z" END BODY "M38 43H62V49H38Z" END BODY
@@ -165,7 +166,7 @@ static const char *const shapes[B_WALL - B_NORTHO] = {
 	BODY "M50 7L95 89H5Z" END,
 	BODY "M12 10H88V47C88 71 71 85 50 94C29 85 12 71 12 47Z" END,
 	BODY "M50 4L59 28L83 17L72 41L96 50L72 59L83 83L59 72L50 96L41 72L17 83L28 59L4 50"
-	"L28 41L17 17L41 28Z" END,
+	     "L28 41L17 17L41 28Z" END,
 };
 
 /* where a shape's label sits: the baseline's y for a font of size fs */
@@ -177,8 +178,8 @@ static double label_y(int base, double fs)
 
 static void put_label(struct vc_sink *out, const char *label, double cx, double y, double fs)
 {
-	vc_sink_printf(out, "<text class=\"label\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.5g\">", cx, y,
-		       fs);
+	vc_sink_printf(out, "<text class=\"label\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.5g\">", cx,
+		       y, fs);
 	for (const char *s = label; *s; s++) {
 		switch (*s) {
 		case '<':
@@ -200,19 +201,32 @@ static void put_label(struct vc_sink *out, const char *label, double cx, double 
 	vc_sink_puts(out, "</text>");
 }
 
-static double label_size(size_t n) { return n <= 1 ? 50 : n == 2 ? 38 : 29; }
-
-/* bricks in courses of 25 over a W x 100 box */
-static void draw_wall(struct vc_sink *out, double W)
+static double label_size(size_t n)
 {
-	vc_sink_printf(out, "<rect class=\"body\" x=\"3\" y=\"3\" width=\"%.5g\" height=\"94\" rx=\"3\"/>",
-		       W - 6);
-	vc_sink_puts(out, "<path class=\"line\" d=\"M4 26.5H");
-	vc_sink_printf(out, "%.5gM4 50H%.5gM4 73.5H%.5g", W - 4, W - 4, W - 4);
-	double brick = W > 100 ? W / (2 * (int)(W / 90)) : W / 2;
-	for (int course = 0; course < 4; course++) {
-		double y0 = course == 0 ? 4 : 26.5 + 23.5 * (course - 1), y1 = y0 + (course ? 23.5 : 22.5);
-		for (double x = course % 2 ? brick / 2 : brick; x < W - 8; x += brick)
+	return n <= 1 ? 50 : n == 2 ? 38 : 29;
+}
+
+/* bricks over a W x H box: courses about 24 high, bricks about 48 long,
+ * every other course shifted by half a brick */
+static void draw_wall(struct vc_sink *out, double W, double H)
+{
+	vc_sink_printf(out,
+		       "<rect class=\"body\" x=\"3\" y=\"3\" width=\"%.5g\" height=\"%.5g\" "
+		       "rx=\"3\"/>",
+		       W - 6, H - 6);
+	int courses = (int)((H - 6) / 24 + 0.5), bricks = (int)((W - 6) / 48 + 0.5);
+	if (courses < 1)
+		courses = 1;
+	if (bricks < 1)
+		bricks = 1;
+	double ch = (H - 6) / courses, bw = (W - 6) / bricks;
+	vc_sink_puts(out, "<path class=\"line\" d=\"");
+	for (int c = 1; c < courses; c++)
+		vc_sink_printf(out, "M4 %.5gH%.5g", 3 + c * ch, W - 4);
+	for (int c = 0; c < courses; c++) {
+		double y0 = 3 + c * ch + (c ? 0 : 1),
+		       y1 = 3 + (c + 1) * ch - (c == courses - 1 ? 1 : 0);
+		for (double x = 3 + (c % 2 ? bw / 2 : bw); x < W - 3 - bw / 4; x += bw)
 			vc_sink_printf(out, "M%.5g %.5gV%.5g", x, y0, y1);
 	}
 	vc_sink_puts(out, END);
@@ -227,7 +241,8 @@ static void draw_base(struct vc_sink *out, int base, const char *label)
 			size_t n = strlen(label);
 			double bw = 14 + 13 * (double)n;
 			vc_sink_printf(out,
-				       "<rect class=\"badge\" x=\"%.5g\" y=\"62\" width=\"%.5g\" height=\"30\" "
+				       "<rect class=\"badge\" x=\"%.5g\" y=\"62\" width=\"%.5g\" "
+				       "height=\"30\" "
 				       "rx=\"8\"/>",
 				       98 - bw, bw);
 			put_label(out, label, 98 - bw / 2, 84, 24);
@@ -235,7 +250,7 @@ static void draw_base(struct vc_sink *out, int base, const char *label)
 		return;
 	}
 	if (base == B_WALL) {
-		draw_wall(out, 100);
+		draw_wall(out, 100, 100);
 		if (label && *label)
 			put_label(out, label, 50, 50 + 0.36 * 40, 40);
 		return;
@@ -252,16 +267,17 @@ static void draw_base(struct vc_sink *out, int base, const char *label)
 static void draw_glyph(struct vc_sink *out, const struct glyph *g, const char *label)
 {
 	if (g->base2 >= 0) {
-		vc_sink_puts(out, "<g transform=\"translate(-3 17) scale(.7)\">");
+		vc_sink_puts(out, "<g transform=\"translate(-4 10) scale(.78)\">");
 		draw_base(out, g->base, NULL);
-		vc_sink_puts(out, "</g><g transform=\"translate(33 17) scale(.7)\">");
+		vc_sink_puts(out, "</g><g transform=\"translate(26 10) scale(.78)\">");
 		draw_base(out, g->base2, NULL);
 		vc_sink_puts(out, "</g>");
 		if (label && *label) {
 			size_t n = strlen(label);
 			double bw = 14 + 13 * (double)n;
 			vc_sink_printf(out,
-				       "<rect class=\"badge\" x=\"%.5g\" y=\"2\" width=\"%.5g\" height=\"30\" "
+				       "<rect class=\"badge\" x=\"%.5g\" y=\"2\" width=\"%.5g\" "
+				       "height=\"30\" "
 				       "rx=\"8\"/>",
 				       50 - bw / 2, bw);
 			put_label(out, label, 50, 24, 24);
@@ -284,10 +300,18 @@ int vc_render_glyph(struct vc_sink *out, const struct vc_variant *v, int type, i
 	const struct vc_ptype *pt = &v->types[type];
 	struct glyph g;
 	int rc = glyph_parse(pt->glyph, &g);
-	const char *label = g.has_label ? g.label : g.base == B_WALL || g.base < B_NORTHO ? "" : pt->symbol;
-	/* piece names are lower-case letters, digits and hyphens: a valid class */
+	const char *label = g.has_label                             ? g.label
+			    : g.base == B_WALL || g.base < B_NORTHO ? ""
+								    : pt->symbol;
+	/* piece names are lower-case letters, digits and hyphens, so a class;
+	 * anything else becomes a hyphen all the same */
+	char cls[sizeof pt->name];
+	size_t nc = 0;
+	for (const char *c = pt->name; *c && nc + 1 < sizeof cls; c++)
+		cls[nc++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c : '-';
+	cls[nc] = 0;
 	vc_sink_printf(out, "<g class=\"piece %s piece-%s\" transform=\"translate(%.5g %.5g) ",
-		       color_class(color), pt->name, x, y);
+		       color_class(color), cls, x, y);
 	if (w == h) {
 		vc_sink_printf(out, "scale(%.5g)\">", w / 100);
 		draw_glyph(out, &g, label);
@@ -299,21 +323,16 @@ int vc_render_glyph(struct vc_sink *out, const struct vc_variant *v, int type, i
 	double k = (w < h ? w : h) / 100, W = w / k, H = h / k;
 	vc_sink_printf(out, "scale(%.5g)\">", k);
 	if (g.base == B_WALL && g.base2 < 0) {
-		if (W >= H) {
-			draw_wall(out, W);
-		} else {
-			vc_sink_printf(out, "<g transform=\"translate(100 0) rotate(90)\">");
-			draw_wall(out, H);
-			vc_sink_puts(out, "</g>");
-		}
+		draw_wall(out, W, H);
 		if (*label)
 			put_label(out, label, W / 2, H / 2 + 0.36 * 40, 40);
 	} else {
 		double r = 44;
-		vc_sink_printf(out,
-			       "<rect class=\"body\" x=\"6\" y=\"6\" width=\"%.5g\" height=\"%.5g\" "
-			       "rx=\"%.5g\"/>",
-			       W - 12, H - 12, r);
+		vc_sink_printf(
+			out,
+			"<rect class=\"body\" x=\"6\" y=\"6\" width=\"%.5g\" height=\"%.5g\" "
+			"rx=\"%.5g\"/>",
+			W - 12, H - 12, r);
 		vc_sink_printf(out, "<g transform=\"translate(%.5g %.5g) scale(.8)\">",
 			       (W - 80) / 2, (H - 80) / 2);
 		draw_glyph(out, &g, label);

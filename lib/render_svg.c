@@ -15,7 +15,7 @@
  *
  * Everything is data of the variant and the position: the board size (1x1
  * to 26x26), the pieces' glyphs (render_glyphs.c), the reserve areas and
- * their names, two-square pieces (vc_render_partner), dead and promoted
+ * their names and whose pieces they hold, two-square pieces (vc_render_partner), dead and promoted
  * flags, the swap schedule.  Every element carries CSS classes and no
  * colour of its own (but the check gradient), so the embedded <style> is
  * the only palette and a page may replace it.
@@ -31,8 +31,8 @@
 
 #include "vc_int.h"
 
-#define SQ 45.0    /* user units a square */
-#define PAD 6.0    /* around everything */
+#define SQ 45.0 /* user units a square */
+#define PAD 6.0 /* around everything */
 #define TITLE_FS 16.0
 
 static const char default_style[] =
@@ -55,7 +55,7 @@ static const char default_style[] =
 	".mark.green{stroke:#15781b}.mark.red{stroke:#b3261e}"
 	".mark.yellow{stroke:#e0a000}.mark.blue{stroke:#1f5fbf}\n"
 	".seam{stroke:#c0392b;stroke-width:3;stroke-dasharray:7 4}\n"
-	".reserve{fill:#f4efe6;stroke:#c9bca6;stroke-width:1}\n"
+	".reserve-frame{fill:#f4efe6;stroke:#c9bca6;stroke-width:1}\n"
 	".reserve-label{font-size:12px;fill:#444444}\n"
 	".count{fill:#333333;stroke:#ffffff;stroke-width:1}\n"
 	".count-text{font-size:11px;fill:#ffffff;text-anchor:middle;font-weight:bold}\n"
@@ -83,7 +83,11 @@ static const char default_style[] =
 static int utf8_len(const unsigned char *s)
 {
 	unsigned c = s[0];
-	int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	int n = c < 0x80             ? 1
+		: (c & 0xe0) == 0xc0 ? 2
+		: (c & 0xf0) == 0xe0 ? 3
+		: (c & 0xf8) == 0xf0 ? 4
+				     : 0;
 	if (n == 0 || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
 		return 0;
 	for (int i = 1; i < n; i++)
@@ -155,18 +159,19 @@ static double fit_font(const char *text, double fs, double width)
 /* ---- layout ----------------------------------------------------------------------- */
 
 struct layout {
-	double w, h;       /* the whole diagram */
-	double bx, by;     /* the board's top-left corner */
-	double title_y;    /* baseline of the title, 0 none */
+	double w, h;    /* the whole diagram */
+	double bx, by;  /* the board's top-left corner */
+	double title_y; /* baseline of the title, 0 none */
 	double title_fs;
-	double res_y[2];   /* top of each side's reserve block */
+	double res_y[2]; /* top of each side's reserve block */
 	int res_rows[2][VC_MAXRES];
-	double info_y;     /* baseline of the info line, 0 none */
-	int per_row;       /* reserve slots a row */
+	double info_y; /* baseline of the info line, 0 none */
+	int per_row;   /* reserve slots a row */
 };
 
 #define RES_LABEL (0.42 * SQ)
-#define RES_SLOT (0.82 * SQ)
+#define RES_SLOT (0.92 * SQ) /* a row of pieces */
+#define RES_STEP (1.12 * SQ) /* from a piece to the next, its count between */
 #define RES_GAP (0.2 * SQ)
 
 struct view {
@@ -210,7 +215,7 @@ static void layout(struct layout *L, const struct view *w, int rows_min[2][VC_MA
 		L->title_y = y + TITLE_FS;
 		y += TITLE_FS * 1.5;
 	}
-	L->per_row = (int)(bw / RES_SLOT);
+	L->per_row = (int)((bw - 0.2 * SQ) / RES_STEP);
 	if (L->per_row < 1)
 		L->per_row = 1;
 	if (p)
@@ -266,9 +271,10 @@ static void put_squares(struct vc_sink *out, const struct view *w, const struct 
 			       "height=\"%.5g\"/>\n",
 			       dark ? "dark" : "light", x, y, SQ, SQ);
 	}
-	vc_sink_printf(out,
-		       "<rect class=\"frame\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" height=\"%.5g\"/>\n",
-		       L->bx, L->by, v->files * SQ, v->ranks * SQ);
+	vc_sink_printf(
+		out,
+		"<rect class=\"frame\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" height=\"%.5g\"/>\n",
+		L->bx, L->by, v->files * SQ, v->ranks * SQ);
 	vc_sink_puts(out, "</g>\n");
 }
 
@@ -279,13 +285,13 @@ static void put_coords(struct vc_sink *out, const struct view *w, const struct l
 	for (int dr = 0; dr < v->ranks; dr++) {
 		int r = w->flip ? dr : v->ranks - 1 - dr;
 		vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%d</text>",
-			       L->bx - (v->ranks >= 10 ? 0.28 : 0.22) * SQ, L->by + (dr + 0.5) * SQ + 4.5,
-			       r + 1);
+			       L->bx - (v->ranks >= 10 ? 0.28 : 0.22) * SQ,
+			       L->by + (dr + 0.5) * SQ + 4.5, r + 1);
 	}
 	for (int dc = 0; dc < v->files; dc++) {
 		int f = w->flip ? v->files - 1 - dc : dc;
-		vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%c</text>", L->bx + (dc + 0.5) * SQ,
-			       L->by + v->ranks * SQ + 0.36 * SQ, 'a' + f);
+		vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%c</text>",
+			       L->bx + (dc + 0.5) * SQ, L->by + v->ranks * SQ + 0.36 * SQ, 'a' + f);
 	}
 	vc_sink_puts(out, "</g>\n");
 }
@@ -295,8 +301,10 @@ static void put_square_rect(struct vc_sink *out, const struct view *w, const str
 {
 	double x, y;
 	square_xy(w, L, sq, &x, &y);
-	vc_sink_printf(out, "<rect class=\"%s\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" height=\"%.5g\"%s/>\n",
-		       cls, x, y, SQ, SQ, extra ? extra : "");
+	vc_sink_printf(
+		out,
+		"<rect class=\"%s\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" height=\"%.5g\"%s/>\n",
+		cls, x, y, SQ, SQ, extra ? extra : "");
 }
 
 /* Squares of the last move.  When the move was followed by a swap of the
@@ -322,7 +330,8 @@ static void put_last_move(struct vc_sink *out, const struct view *w, const struc
 		if (dup)
 			continue;
 		if (swapped)
-			sq = vc_sq(v->files, (sq % v->files + v->files / 2) % v->files, sq / v->files);
+			sq = vc_sq(v->files, (sq % v->files + v->files / 2) % v->files,
+				   sq / v->files);
 		put_square_rect(out, w, L, sq, "highlight", NULL);
 	}
 }
@@ -336,7 +345,8 @@ static void put_check(struct vc_sink *out, const struct view *w, const struct la
 		return;
 	for (int sq = 0; sq < v->nsq; sq++) {
 		uint8_t c = p->board[sq];
-		if (!c || vc_code_color(c) != p->side || !(v->types[vc_code_type(c)].props & VC_P_ROYAL))
+		if (!c || vc_code_color(c) != p->side ||
+		    !(v->types[vc_code_type(c)].props & VC_P_ROYAL))
 			continue;
 		if (vc_attacked(p, sq, !p->side))
 			put_square_rect(out, w, L, sq, "check", " fill=\"url(#vc-check)\"");
@@ -369,7 +379,8 @@ static void put_piece_at(struct vc_sink *out, const struct view *w, const struct
 			double cx = (x + x2) / 2 + SQ / 2, cy = (y + y2) / 2 + SQ / 2;
 			double ang = atan2(y2 - y, x2 - x) * 180 / M_PI;
 			double len = SQ * (M_SQRT2 + 0.72), th = 0.72 * SQ;
-			vc_sink_printf(out, "<g transform=\"rotate(%.5g %.5g %.5g)\">", ang, cx, cy);
+			vc_sink_printf(out, "<g transform=\"rotate(%.5g %.5g %.5g)\">", ang, cx,
+				       cy);
 			vc_render_glyph(out, v, type, color, cx - len / 2, cy - th / 2, len, th);
 			vc_sink_puts(out, "</g>");
 		}
@@ -377,11 +388,15 @@ static void put_piece_at(struct vc_sink *out, const struct view *w, const struct
 		vc_render_glyph(out, v, type, color, x, y, SQ, SQ);
 	if (fl & VC_SQF_DEAD) {
 		vc_sink_puts(out, "</g>");
-		vc_sink_printf(out, "<path class=\"dead-mark\" d=\"M%.5g %.5gL%.5g %.5gM%.5g %.5gL%.5g %.5g\"/>",
-			       x + 9, y + 9, x + SQ - 9, y + SQ - 9, x + SQ - 9, y + 9, x + 9, y + SQ - 9);
+		vc_sink_printf(out,
+			       "<path class=\"dead-mark\" d=\"M%.5g %.5gL%.5g %.5gM%.5g %.5gL%.5g "
+			       "%.5g\"/>",
+			       x + 9, y + 9, x + SQ - 9, y + SQ - 9, x + SQ - 9, y + 9, x + 9,
+			       y + SQ - 9);
 	}
 	if (fl & VC_SQF_PROMOTED)
-		vc_sink_printf(out, "<circle class=\"promoted\" cx=\"%.5g\" cy=\"%.5g\" r=\"4.5\"/>",
+		vc_sink_printf(out,
+			       "<circle class=\"promoted\" cx=\"%.5g\" cy=\"%.5g\" r=\"4.5\"/>",
 			       x + SQ - 7, y + 7);
 	vc_sink_puts(out, "\n");
 }
@@ -404,7 +419,8 @@ static void put_seam(struct vc_sink *out, const struct view *w, const struct lay
 	/* between files half - 1 and half, wherever they are drawn */
 	int half = v->files / 2;
 	double x = L->bx + (w->flip ? v->files - half : half) * SQ;
-	vc_sink_printf(out, "<line class=\"seam\" x1=\"%.5g\" y1=\"%.5g\" x2=\"%.5g\" y2=\"%.5g\"/>\n",
+	vc_sink_printf(out,
+		       "<line class=\"seam\" x1=\"%.5g\" y1=\"%.5g\" x2=\"%.5g\" y2=\"%.5g\"/>\n",
 		       x, L->by - 3, x, L->by + v->ranks * SQ + 3);
 }
 
@@ -436,9 +452,10 @@ static void put_marks(struct vc_sink *out, const struct view *w, const struct la
 		square_xy(w, L, m->to, &x2, &y2);
 		x1 += SQ / 2, y1 += SQ / 2, x2 += SQ / 2, y2 += SQ / 2;
 		if (m->from == m->to) {
-			vc_sink_printf(out,
-				       "<circle class=\"mark %s\" cx=\"%.5g\" cy=\"%.5g\" r=\"%.5g\"/>\n",
-				       mark_color(m->color), x1, y1, 0.44 * SQ);
+			vc_sink_printf(
+				out,
+				"<circle class=\"mark %s\" cx=\"%.5g\" cy=\"%.5g\" r=\"%.5g\"/>\n",
+				mark_color(m->color), x1, y1, 0.44 * SQ);
 			continue;
 		}
 		double dx = x2 - x1, dy = y2 - y1, len = sqrt(dx * dx + dy * dy);
@@ -471,14 +488,23 @@ static void put_reserves(struct vc_sink *out, const struct view *w, const struct
 		for (int a = 0; a < v->nreserve; a++) {
 			double h = RES_LABEL + L->res_rows[s][a] * RES_SLOT;
 			/* a prison holds the other side's pieces */
-			int pc = !strcmp(v->reserve[a].name, "prison") ? !s : s;
-			vc_sink_printf(out, "<g class=\"reserve %s reserve-%s\">", s ? "black" : "white",
-				       v->reserve[a].name);
+			int pc = v->reserve[a].enemy ? !s : s;
+			char cls[sizeof v->reserve[a].name];
+			size_t nc = 0;
+			for (const char *c = v->reserve[a].name; *c && nc + 1 < sizeof cls; c++)
+				cls[nc++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+						    ? *c
+						    : '-';
+			cls[nc] = 0;
+			vc_sink_printf(out, "<g class=\"reserve %s reserve-%s\">",
+				       s ? "black" : "white", cls);
 			vc_sink_printf(out,
-				       "<rect class=\"reserve\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" "
+				       "<rect class=\"reserve-frame\" x=\"%.5g\" y=\"%.5g\" "
+				       "width=\"%.5g\" "
 				       "height=\"%.5g\" rx=\"4\"/>",
 				       L->bx, y, bw, h);
-			vc_sink_printf(out, "<text class=\"reserve-label\" x=\"%.5g\" y=\"%.5g\">%s ",
+			vc_sink_printf(out,
+				       "<text class=\"reserve-label\" x=\"%.5g\" y=\"%.5g\">%s ",
 				       L->bx + 5, y + RES_LABEL - 5, s ? "Black" : "White");
 			put_text(out, v->reserve[a].name);
 			if (!types_in(p, s, a))
@@ -489,15 +515,18 @@ static void put_reserves(struct vc_sink *out, const struct view *w, const struct
 				int n = p->res[s][a][t];
 				if (!n)
 					continue;
-				double sx = L->bx + (k % L->per_row) * RES_SLOT;
+				double sx = L->bx + 4 + (k % L->per_row) * RES_STEP;
 				double sy = y + RES_LABEL + (k / L->per_row) * RES_SLOT;
+				double ps = RES_SLOT - 4;
 				k++;
-				vc_render_glyph(out, v, t, pc, sx + 2, sy, RES_SLOT - 6, RES_SLOT - 6);
+				vc_render_glyph(out, v, t, pc, sx, sy, ps, ps);
 				vc_sink_printf(out,
-					       "<circle class=\"count\" cx=\"%.5g\" cy=\"%.5g\" r=\"8\"/>"
-					       "<text class=\"count-text\" x=\"%.5g\" y=\"%.5g\">%d</text>\n",
-					       sx + RES_SLOT - 9, sy + RES_SLOT - 12, sx + RES_SLOT - 9,
-					       sy + RES_SLOT - 8, n);
+					       "<circle class=\"count\" cx=\"%.5g\" cy=\"%.5g\" "
+					       "r=\"7.5\"/>"
+					       "<text class=\"count-text\" x=\"%.5g\" "
+					       "y=\"%.5g\">%d</text>\n",
+					       sx + ps + 2, sy + ps - 8, sx + ps + 2, sy + ps - 4,
+					       n);
 			}
 			vc_sink_puts(out, "</g>\n");
 			y += h + RES_GAP;
@@ -513,10 +542,11 @@ static void put_to_move(struct vc_sink *out, const struct view *w, const struct 
 	int at_top = p->side == w->top_side;
 	double x = L->bx + w->v->files * SQ + 0.27 * SQ;
 	double y = at_top ? L->by + 0.27 * SQ : L->by + w->v->ranks * SQ - 0.27 * SQ;
-	vc_sink_printf(out,
-		       "<circle class=\"to-move %s\" cx=\"%.5g\" cy=\"%.5g\" r=\"%.5g\"><title>%s to "
-		       "move</title></circle>\n",
-		       p->side ? "black" : "white", x, y, 0.15 * SQ, p->side ? "Black" : "White");
+	vc_sink_printf(
+		out,
+		"<circle class=\"to-move %s\" cx=\"%.5g\" cy=\"%.5g\" r=\"%.5g\"><title>%s to "
+		"move</title></circle>\n",
+		p->side ? "black" : "white", x, y, 0.15 * SQ, p->side ? "Black" : "White");
 }
 
 static void put_info(struct vc_sink *out, const struct view *w, const struct layout *L)
@@ -561,7 +591,8 @@ static void put_diagram(struct vc_sink *out, const struct view *w, const struct 
 				double x, y;
 				square_xy(w, L, sq, &x, &y);
 				vc_sink_printf(out,
-					       "<circle class=\"target\" cx=\"%.5g\" cy=\"%.5g\" r=\"%.5g\"/>\n",
+					       "<circle class=\"target\" cx=\"%.5g\" cy=\"%.5g\" "
+					       "r=\"%.5g\"/>\n",
 					       x + SQ / 2, y + SQ / 2, 0.17 * SQ);
 			}
 	if (w->p)
@@ -618,6 +649,22 @@ static vc_status finish(struct vc_ctx *ctx, struct vc_sink *out)
 	return VC_OK;
 }
 
+/* A glyph that is not understood is drawn as the symbol on a circle; say so
+ * once a diagram. */
+static void check_glyphs(struct vc_ctx *ctx, const struct vc_variant *v)
+{
+	struct vc_sink *scratch = vc_sink_mem(NULL);
+	if (!scratch)
+		return;
+	for (int t = 0; t < v->ntypes; t++)
+		if (vc_render_glyph(scratch, v, t, VC_WHITE, 0, 0, SQ, SQ) != 0)
+			vc_emit(ctx, VC_SEV_WARNING, "glyph-unknown", NULL, 0, 0, NULL,
+				"piece '%s' has the glyph '%s', which is no drawing: it is drawn "
+				"as its symbol on a circle",
+				v->types[t].name, v->types[t].glyph);
+	vc_sink_abort(scratch);
+}
+
 static void view_init(struct view *w, const struct vc_variant *v, const struct vc_position *p,
 		      const struct vc_render_opts *o)
 {
@@ -633,6 +680,7 @@ vc_status vc_render_svg(struct vc_ctx *ctx, struct vc_sink *out, const struct vc
 {
 	struct view w;
 	struct layout L;
+	check_glyphs(ctx, p->v);
 	view_init(&w, p->v, p, o);
 	layout(&L, &w, NULL);
 	size_t need = vc_position_fen(p, NULL, 0) + 1;
@@ -648,9 +696,8 @@ vc_status vc_render_svg(struct vc_ctx *ctx, struct vc_sink *out, const struct vc
 	return finish(ctx, out);
 }
 
-vc_status vc_render_svg_piece(struct vc_ctx *ctx, struct vc_sink *out,
-			      const struct vc_variant *v, int type, int sq,
-			      const struct vc_render_opts *o)
+vc_status vc_render_svg_piece(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_variant *v,
+			      int type, int sq, const struct vc_render_opts *o)
 {
 	char *d = vc_piece_diagram(ctx, v, type, 0, 0, sq);
 	if (!d)
@@ -664,12 +711,14 @@ vc_status vc_render_svg_piece(struct vc_ctx *ctx, struct vc_sink *out,
 	for (int r = 0; r < v->ranks; r++)
 		for (int f = 0; f < v->files; f++)
 			targets[vc_sq(v->files, f, r)] =
-				d[(size_t)(v->ranks - 1 - r) * (size_t)(2 * v->files) + (size_t)(2 * f)] == '+';
+				d[(size_t)(v->ranks - 1 - r) * (size_t)(2 * v->files) +
+				  (size_t)(2 * f)] == '+';
 	free(d);
 	char name[8], title[96];
 	vc_square_name(v, sq, name);
 	snprintf(title, sizeof title, "%s (%s) on %s", v->types[type].name, v->types[type].symbol,
 		 name);
+	check_glyphs(ctx, v);
 	struct vc_render_opts oo;
 	if (o)
 		oo = *o;
@@ -694,7 +743,8 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 			      int n, int columns, const char *title)
 {
 	if (n <= 0 || !ps || !os) {
-		vc_emit(ctx, VC_SEV_ERROR, "render-empty", NULL, 0, 0, NULL, "no positions to draw");
+		vc_emit(ctx, VC_SEV_ERROR, "render-empty", NULL, 0, 0, NULL,
+			"no positions to draw");
 		return VC_FAILED;
 	}
 	const struct vc_variant *v = ps[0]->v;
@@ -704,6 +754,7 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 				"a sheet draws positions of one variant");
 			return VC_FAILED;
 		}
+	check_glyphs(ctx, v);
 	if (columns <= 0)
 		columns = n < 4 ? n : 4;
 	/* every cell as large as the largest: the most reserve rows of any */
@@ -711,15 +762,14 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 	memset(rows, 0, sizeof rows);
 	struct layout L;
 	struct view w;
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < n; i++) {
-			view_init(&w, v, ps[i], &os[i]);
-			layout(&L, &w, rows);
-			for (int s = 0; s < 2; s++)
-				for (int a = 0; a < v->nreserve; a++)
-					if (L.res_rows[s][a] > rows[s][a])
-						rows[s][a] = L.res_rows[s][a];
-		}
+	for (int i = 0; i < n; i++) {
+		view_init(&w, v, ps[i], &os[i]);
+		layout(&L, &w, rows);
+		for (int s = 0; s < 2; s++)
+			for (int a = 0; a < v->nreserve; a++)
+				if (L.res_rows[s][a] > rows[s][a])
+					rows[s][a] = L.res_rows[s][a];
+	}
 	/* every board has a caption line, empty or not, so that boards line up */
 	struct vc_render_opts o0 = os[0];
 	o0.title = "";
@@ -734,10 +784,14 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 		top += tfs * 1.6;
 	}
 	double th = top + nrows * ch + (nrows - 1) * gap + PAD;
-	put_head(out, tw, th, os[0].size, title && *title ? title : v->title ? v->title : v->name,
+	put_head(out, tw, th, os[0].size,
+		 title && *title ? title
+		 : v->title      ? v->title
+				 : v->name,
 		 NULL);
 	if (tfs > 0) {
-		vc_sink_printf(out, "<text class=\"title\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.4g\">",
+		vc_sink_printf(out,
+			       "<text class=\"title\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.4g\">",
 			       PAD * 2, PAD + tfs * 1.1, tfs);
 		put_text(out, title);
 		vc_sink_puts(out, "</text>\n");
