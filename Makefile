@@ -90,6 +90,8 @@ TEST_MAIN = $(sort $(wildcard tests/unit/t_*.c))
 TEST_HELPER = $(filter-out $(TEST_MAIN),$(sort $(wildcard tests/unit/*.c)))
 TESTS = $(TEST_MAIN:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_OBJ = $(TEST_HELPER:tests/unit/%.c=$(BUILD)/tests/unit/%.o)
+FUZZ_MAIN = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY = $(FUZZ_MAIN:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
 STATIC_LIB = $(BUILD)/libvchess.a
 SHARED_LIB = $(BUILD)/libvchess.so
@@ -106,7 +108,7 @@ FORMAT_SRC = $(wildcard lib/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
 all: lib tools
 lib: $(STATIC_LIB) $(SHARED_LIB)
 tools: $(TOOLS)
-tests: $(TESTS)
+tests: $(TESTS) $(FUZZ_REPLAY)
 
 # ---- stamps: rebuild when the flags change, or when a variant file is removed --------------
 # Each is rewritten only when its content changes, so an unchanged stamp keeps its old time
@@ -158,7 +160,19 @@ $(TESTS): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_HELPER_OBJ) $(STATIC_
 	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TEST_HELPER_OBJ) \
 	  $(STATIC_LIB) $(LIBS)
 
--include $(wildcard $(BUILD)/lib/*.d $(BUILD)/gen/*.d $(BUILD)/tools/*.d $(BUILD)/tests/unit/*.d)
+# Fuzz targets: each tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput; ordinary
+# builds link it with a plain driver that replays the seeds and past findings of
+# corpora/fuzz/NAME (tests/scripts/fuzz-replay.sh); make fuzz builds them with libFuzzer.
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c $(BUILD)/flags
+	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_REPLAY): $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o \
+		$(STATIC_LIB)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	  $(BUILD)/tests/fuzz/replay.o $(STATIC_LIB) $(LIBS)
+
+-include $(wildcard $(BUILD)/lib/*.d $(BUILD)/gen/*.d $(BUILD)/tools/*.d $(BUILD)/tests/unit/*.d \
+	   $(BUILD)/tests/fuzz/*.d)
 
 # ---- running ----------------------------------------------------------------------------------
 # The runner runs whatever binaries it finds, so first drop those whose source is gone.

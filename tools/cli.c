@@ -11,8 +11,22 @@
 #include "cli.h"
 
 const char *cli_prog = "vchess";
+int cli_show_codes;
 
-void cli_init(const char *prog) { cli_prog = prog; }
+void cli_init(const char *prog)
+{
+	cli_prog = prog;
+	cli_show_codes = getenv("VCHESS_SHOW_CODES") != NULL;
+}
+
+const char *cli_severity(enum vc_severity sev, const char *code, char *buf, size_t n)
+{
+	if (cli_show_codes && code && *code)
+		snprintf(buf, n, "%s[%s]", vc_severity_name(sev), code);
+	else
+		snprintf(buf, n, "%s", vc_severity_name(sev));
+	return buf;
+}
 
 void cli_diag(const struct vc_diag *d, void *user)
 {
@@ -27,7 +41,8 @@ void cli_diag(const struct vc_diag *d, void *user)
 		}
 		fputs(": ", stderr);
 	}
-	fprintf(stderr, "%s: ", vc_severity_name(d->severity));
+	char sev[96];
+	fprintf(stderr, "%s: ", cli_severity(d->severity, d->code, sev, sizeof sev));
 	if (d->context && *d->context)
 		fprintf(stderr, "%s: ", d->context);
 	fprintf(stderr, "%s\n", d->message ? d->message : "");

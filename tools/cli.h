@@ -16,6 +16,12 @@
 #define CLI_TROUBLE 2
 
 extern const char *cli_prog;
+/* Set when the environment has VCHESS_SHOW_CODES: diagnostics then show their
+ * stable code, "error[move-illegal]:", for scripts and the tests that
+ * check every code is reachable. */
+extern int cli_show_codes;
+/* "error" or "error[code]" */
+const char *cli_severity(enum vc_severity sev, const char *code, char *buf, size_t n);
 
 void cli_init(const char *prog);
 /* Prints a diagnostic: "prog: file:line:col: severity: context: message". */

@@ -69,7 +69,9 @@ static void print_diags(struct vc_sink *out, const struct vc_game *g,
 			if (d->col > 0)
 				vc_sink_printf(out, ":%ld", d->col);
 		}
-		vc_sink_printf(out, ": %s: %s", vc_severity_name(d->severity), label);
+		char sev[96];
+		vc_sink_printf(out, ": %s: %s", cli_severity(d->severity, d->code, sev, sizeof sev),
+			       label);
 		if (d->context && *d->context)
 			vc_sink_printf(out, ", %s", d->context);
 		vc_sink_printf(out, ": %s\n", d->message);
