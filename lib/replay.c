@@ -49,6 +49,10 @@ struct vc_validator {
 	vc_move_fn *fn;
 	void *user;
 	int have_pos; /* pos holds the current game's position */
+	/* multi-player records: see the block "multi-player records" below */
+	struct vc_annot *annot;
+	size_t mp_next;  /* the next record problem to report */
+	long mp_draw;    /* item of the acceptance that agreed a draw, -1 */
 };
 
 struct vc_validator *vc_validator_new(struct vc_ctx *ctx, const struct vc_validate_opts *opts)
@@ -79,6 +83,7 @@ void vc_validator_free(struct vc_validator *val)
 		vc_variant_free(val->cache[i].v);
 	}
 	vc_position_free(val->pos);
+	vc_annot_free(val->annot);
 	free(val->frames);
 	clear_fens(val);
 	free(val->fens);
@@ -227,6 +232,107 @@ static int push_frame(struct vc_validator *val)
 	return 0;
 }
 
+/* ---- multi-player records (SICO) ---------------------------------------------------
+ * Who played each ply, comments between plies, draw offers and acceptances,
+ * read by lib/annot.c from comment commands (vchess-sico(7)).  Records that
+ * do not fit are warnings (errors with --strict), each reported when replay
+ * reaches its comment, so that "-v" shows the position there.  A draw
+ * agreed on the main line ends the game: a main-line move after it is an
+ * error, and so is a result other than 1/2-1/2. */
+
+/* The line and column of byte off of a comment item's text: the text
+ * starts one byte after the '{' or ';' at the item's position. */
+static void mp_where(const struct vc_item *it, size_t off, long *line, long *col)
+{
+	*line = it->line;
+	*col = it->col + 1;
+	for (size_t k = 0; k < off && k < it->len; k++) {
+		if (it->text[k] == '\n') {
+			++*line;
+			*col = 1;
+		} else
+			++*col;
+	}
+}
+
+/* Reads g's records; reports a bad DrawAcceptances tag.  -1: out of memory. */
+static int mp_begin(struct vc_validator *val, struct vc_game *g, enum vc_severity soft)
+{
+	val->mp_next = 0;
+	val->mp_draw = -1;
+	if (!val->annot && !(val->annot = vc_annot_new()))
+		return -1;
+	if (vc_annot_read(val->annot, g) != 0)
+		return -1;
+	long de = vc_annot_draw_event(val->annot);
+	if (de >= 0)
+		val->mp_draw = (long)vc_annot_event_at(val->annot, (size_t)de)->item;
+	const struct vc_annot_problem *pr;
+	while ((pr = vc_annot_problem_at(val->annot, val->mp_next)) && pr->item < 0) {
+		long line, col;
+		tag_pos(g, "DrawAcceptances", &line, &col);
+		gdiag(val, g, soft, pr->code, line, col, 0, NULL, "%s", pr->message);
+		val->mp_next++;
+	}
+	return 0;
+}
+
+/* Replay has reached comment item i: reports its records' problems.
+ * mated: the main line has ended in checkmate. */
+static void mp_comment(struct vc_validator *val, struct vc_game *g, size_t i, enum vc_severity soft,
+		       int mated)
+{
+	const struct vc_item *it = vc_game_item(g, i);
+	const struct vc_annot_problem *pr;
+	char ctx[40];
+	while ((pr = vc_annot_problem_at(val->annot, val->mp_next)) && pr->item == (long)i) {
+		long line, col;
+		mp_where(it, pr->off, &line, &col);
+		snprintf(ctx, sizeof ctx, "before ply %ld", pr->ply > 0 ? pr->ply : 1);
+		gdiag(val, g, soft, pr->code, line, col, pr->ply, ctx, "%s", pr->message);
+		val->mp_next++;
+	}
+	if (val->mp_draw == (long)i && mated) {
+		const struct vc_annot_event *e =
+			vc_annot_event_at(val->annot, (size_t)vc_annot_draw_event(val->annot));
+		long line, col;
+		mp_where(it, e->off, &line, &col);
+		snprintf(ctx, sizeof ctx, "before ply %ld", e->ply);
+		gdiag(val, g, soft, "annot-draw", line, col, e->ply, ctx,
+		      "a draw agreed after the game ended in checkmate");
+	}
+}
+
+/* Is main-line move item i played after an agreed draw? */
+static int mp_after_draw(const struct vc_validator *val, size_t i)
+{
+	return val->mp_draw >= 0 && (long)i > val->mp_draw;
+}
+
+/* The result of a game whose draw was agreed must be 1/2-1/2. */
+static void mp_result(struct vc_validator *val, struct vc_game *g)
+{
+	if (val->mp_draw < 0)
+		return;
+	const char *res = vc_game_result(g), *tag = vc_game_tag(g, "Result");
+	const char *said = res ? res : tag;
+	if (!said || !strcmp(said, "1/2-1/2"))
+		return;
+	long rl, rc;
+	if (res)
+		vc_game_result_pos(g, &rl, &rc);
+	else
+		tag_pos(g, "Result", &rl, &rc);
+	const struct vc_annot_event *e =
+		vc_annot_event_at(val->annot, (size_t)vc_annot_draw_event(val->annot));
+	gdiag(val, g, VC_SEV_ERROR, "result-wrong", rl, rc, 0, NULL,
+	      "the game ended in a draw by agreement before ply %ld (%d acceptances of the offer) "
+	      "but the result is '%s'",
+	      e->ply, e->count, said);
+}
+
+/* ---- end of multi-player records ---- */
+
 static const char *result_for(int outcome, int side_to_move)
 {
 	if (outcome == 1)
@@ -316,6 +422,8 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		vc_position_copy(p, c->start);
 	}
 	val->have_pos = 1;
+	if (mp_begin(val, g, soft) != 0) /* multi-player records */
+		return VC_FATAL;
 	long start_ply = p->ply;
 	int start_side = p->side;
 	long start_move = p->fullmove;
@@ -377,6 +485,8 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			cur_check = -1;
 			continue;
 		}
+		if (it->type == VC_IT_COMMENT) /* multi-player records */
+			mp_comment(val, g, i, soft, depth == 0 && mated);
 		if (it->type != VC_IT_MOVE || f->dead)
 			continue;
 
@@ -389,6 +499,12 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		if (depth == 0 && mated) {
 			gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
 			      "the game already ended in checkmate");
+			f->dead = 1;
+			continue;
+		}
+		if (depth == 0 && mp_after_draw(val, i)) { /* multi-player records */
+			gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
+			      "the game already ended in a draw by agreement");
 			f->dead = 1;
 			continue;
 		}
@@ -537,6 +653,7 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			      said);
 		}
 	}
+	mp_result(val, g); /* multi-player records */
 	st->valid = vc_game_worst(g) < VC_SEV_ERROR;
 	return st->valid ? VC_OK : VC_FAILED;
 }

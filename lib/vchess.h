@@ -414,6 +414,110 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
 /* The number of online processors (at least 1). */
 int vc_cpu_count(void);
 
+/* ---- multi-player records ------------------------------------------------------ */
+/* (section owned by lib/annot.c; checked by vc_validate; see vchess-sico(7))
+ *
+ * Games played by many people, one ply each (SICO), record who played each
+ * ply, comments by anyone between plies, and draw offers and acceptances,
+ * as comment commands that other PGN readers keep as comments:
+ *
+ *   1. e4 {[%by "tom"]} 1... e5 {[%by "ann"]}   who played the move before
+ *   {[%comment "carl"] a fine move}            carl said the comment's text
+ *   {[%comment "carl" "a fine move"]}          the same, the text quoted
+ *   {[%draw offer "ann"]}                      ann offers a draw
+ *   {[%draw accept "bob"]}                     bob accepts the pending offer
+ *   {[%draw decline "dee"]}                    the pending offer fails
+ *
+ * A name is a quoted string with \" and \\ as escapes; runs of blanks in it
+ * count as one space, and blanks at its ends do not count.  A [%by] names
+ * the last move before it on its line.  The draw is agreed, and the game
+ * ends, when as many different people as the tag DrawAcceptances says
+ * (default 3), the offerer not counted, have accepted the pending offer.
+ * Other commands ([%clk ...]) are not read here. */
+
+#define VC_ANNOT_WHO_MAX 128 /* a name's bytes, its NUL included */
+
+enum vc_annot_kind {
+	VC_ANNOT_OTHER,        /* a command that is no multi-player record */
+	VC_ANNOT_MALFORMED,    /* [%by], [%comment] or [%draw] that does not read */
+	VC_ANNOT_BY,           /* [%by "NAME"] */
+	VC_ANNOT_COMMENT,      /* [%comment "NAME"] or [%comment "NAME" "TEXT"] */
+	VC_ANNOT_DRAW_OFFER,   /* [%draw offer "NAME"] */
+	VC_ANNOT_DRAW_ACCEPT,  /* [%draw accept "NAME"] */
+	VC_ANNOT_DRAW_DECLINE  /* [%draw decline "NAME"] */
+};
+
+/* One command of a comment's text. */
+struct vc_annot_cmd {
+	enum vc_annot_kind kind;
+	size_t off, len;            /* the command "[%...]" within the text */
+	const char *name;           /* its name, after "[%" (not NUL-terminated) */
+	size_t name_len;
+	char who[VC_ANNOT_WHO_MAX]; /* the person, unescaped and trimmed, or "" */
+	const char *said;           /* [%comment "NAME" "TEXT"]: TEXT as written between its
+				       quotes (escapes kept; see vc_annot_unquote), else NULL */
+	size_t said_len;
+	const char *problem;        /* MALFORMED: what is wrong, e.g. "expected a quoted name" */
+};
+
+/* Reads the next command of a comment's text (text, len) at or after *pos
+ * (start with 0): returns 1 with *cmd filled and *pos past it, or 0 when
+ * there is none left. */
+int vc_annot_next(const char *text, size_t len, size_t *pos, struct vc_annot_cmd *cmd);
+/* The bytes of a quoted string as written (without its quotes) unescaped,
+ * runs of blanks made one space, trimmed, into buf (size n, NUL-terminated
+ * when n > 0); returns the length it needs (like snprintf). */
+size_t vc_annot_unquote(const char *raw, size_t len, char *buf, size_t n);
+/* A comment's text without its commands, blanks as vc_annot_unquote makes
+ * them; returns the length it needs. */
+size_t vc_annot_plain(const char *text, size_t len, char *buf, size_t n);
+
+/* A game's multi-player record, read from its tags and comments. */
+struct vc_annot;
+
+/* A record that says something between plies (every [%by] is an author,
+ * not an event). */
+struct vc_annot_event {
+	enum vc_annot_kind kind;  /* COMMENT or DRAW_* */
+	size_t item;              /* the comment item of the game that holds it */
+	size_t off, len;          /* the command in that item's text */
+	int depth;                /* 0 on the main line, n inside n variations */
+	long ply;                 /* the ply it comes before on its line: 1 before the
+				     record's first move */
+	const char *who;
+	const char *text;         /* COMMENT: what was said (unescaped, blanks made single
+				     spaces), NUL-terminated; else NULL */
+	size_t text_len;
+	int ignored;              /* a draw record that changed nothing (a problem says why) */
+	int count;                /* DRAW_ACCEPT counted: acceptances of the offer so far */
+	int agreed;               /* this acceptance made the draw: the game ends here */
+};
+
+/* A record that does not fit, for the validator to report as a warning. */
+struct vc_annot_problem {
+	const char *code;    /* "annot-malformed", "annot-by", "annot-draw", "annot-tag" */
+	long item;           /* the game item, or -1 for the DrawAcceptances tag */
+	size_t off;          /* the command's byte offset in the item's text */
+	long ply;            /* the ply its comment comes before, 0 for the tag */
+	const char *message; /* lower case, no final period */
+};
+
+struct vc_annot *vc_annot_new(void);
+void vc_annot_free(struct vc_annot *a);
+/* Reads the records of g (main line and variations), replacing what a held.
+ * 0, or -1 when out of memory. */
+int vc_annot_read(struct vc_annot *a, const struct vc_game *g);
+/* Who played the move of item i ([%by]), or NULL. */
+const char *vc_annot_author(const struct vc_annot *a, size_t item);
+size_t vc_annot_event_count(const struct vc_annot *a);
+const struct vc_annot_event *vc_annot_event_at(const struct vc_annot *a, size_t i);
+size_t vc_annot_problem_count(const struct vc_annot *a);
+const struct vc_annot_problem *vc_annot_problem_at(const struct vc_annot *a, size_t i);
+/* The acceptances a draw needs: the DrawAcceptances tag, or 3. */
+int vc_annot_needed(const struct vc_annot *a);
+/* The event (an acceptance on the main line) that agreed the draw, or -1. */
+long vc_annot_draw_event(const struct vc_annot *a);
+
 /* ---- writing archives (canonical text, XML, JSON lines) --------------------- */
 /* (section owned by the conversion layer: lib/write_text.c, lib/xml.c) */
 
@@ -502,6 +606,8 @@ enum vc_cev_type {
 #define VC_CEF_SEMI 0x08      /* a comment that holds '}': written as a ';' comment */
 #define VC_CEF_REPLAYED 0x10  /* a move that was replayed: text is canonical */
 #define VC_CEF_NUMBER 0x20    /* write the move number before this move */
+#define VC_CEF_PLAIN 0x40     /* comments: text is printable ASCII without '<', '>', '&',
+				 '"' or '\\', safe as it is in XML, JSON and text */
 
 /* One event.  Comment text is normalised: every run of blanks (space, tab,
  * line ends, form feed, vertical tab) is one space. */
@@ -647,8 +753,8 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 			      int n, int columns, const char *title);
 
 /* Draws one piece as an SVG group "piece COLOUR piece-NAME" filling the box
- * (x, y, w, h): a wide box (w > h) draws a two-square piece.  The piece's
- * glyph, from its variant file, chooses the drawing:
+ * (x, y, w, h); a box that is not square draws a two-square piece.  The
+ * piece's glyph, from its variant file, chooses the drawing:
  *   king queen rook bishop knight pawn    the orthodox pieces
  *   circle square diamond hexagon octagon triangle shield star wall
  *                                         a shape with a label inside
@@ -673,7 +779,10 @@ const char *vc_render_figurine(const struct vc_variant *v, int type, int color);
 int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t len,
 			  struct vc_render_mark *out, int cap);
 
-/* The other square of the two-square piece that stands on sq, or -1. */
+/* The other square of the two-square piece that stands on sq, or -1: the
+ * neighbour that the square's link bits point to (1 to 8: north, north-east,
+ * east, ... clockwise, north being towards Black), or else the one linked
+ * neighbour that holds the same piece. */
 int vc_render_partner(const struct vc_position *p, int sq);
 
 /* ---- end of rendering diagrams ---- */
