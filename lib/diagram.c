@@ -4,6 +4,10 @@
  * space, '.' for a square it cannot reach, '+' for one it can move or
  * capture to, and its one-letter symbol on its own square.
  *
+ * A two-square piece is drawn on the square asked for and the one to its
+ * right (its left on the last file), with '+' on every square one of its
+ * moves lands on.
+ *
  * The board may differ from the variant's, so the piece is compiled again,
  * alone, on a board of the size asked for; the tables are the same ones
  * move generation uses, so a diagram shows exactly what the generator does.
@@ -48,8 +52,9 @@ char *vc_piece_diagram(struct vc_ctx *ctx, const struct vc_variant *v, int type,
 				   sizeof(struct vc_atom));
 	if (!w->types[0].atoms)
 		goto done;
-	memcpy(w->types[0].atoms, v->types[type].atoms,
-	       (size_t)v->types[type].natoms * sizeof(struct vc_atom));
+	if (v->types[type].natoms) /* a piece without moves has no list to copy */
+		memcpy(w->types[0].atoms, v->types[type].atoms,
+		       (size_t)v->types[type].natoms * sizeof(struct vc_atom));
 	w->rules = v->rules & ~VC_R_SELF_CAPTURE;
 	if (vc_variant_compile(ctx, w) != 0)
 		goto done;
@@ -57,6 +62,29 @@ char *vc_piece_diagram(struct vc_ctx *ctx, const struct vc_variant *v, int type,
 	if (!mark)
 		goto done;
 	int32_t off = w->pathoff[VC_WHITE][0][sq];
+	int other = -1;
+	if (w->types[0].props & VC_P_TWOSQUARE) {
+		/* a two-square piece lies along the rank, on sq and the square to
+		 * its right (to its left on the last file); '+' marks every square
+		 * that one of its moves lands on */
+		other = sq % files + 1 < files ? sq + 1 : sq - 1;
+		struct vc_position *p = files > 1 ? vc_position_new(w) : NULL;
+		vc_move *mv = malloc(VC_MAX_MOVES * sizeof *mv);
+		if (p && mv) {
+			int a = sq < other ? sq : other, b = sq < other ? other : sq;
+			vc_pos_put(p, a, vc_code(0, VC_WHITE), vc_link_flags(3));
+			vc_pos_put(p, b, vc_code(0, VC_WHITE), vc_link_flags(7));
+			int n = vc_gen_two(p, a, VC_WHITE, -1, mv);
+			for (int i = 0; i < n; i++) {
+				mark[mv[i].to] = 1;
+				mark[mv[i].to2] = 1;
+			}
+		} else
+			other = -1;
+		free(mv);
+		vc_position_free(p);
+		off = 0;
+	}
 	if (off) {
 		const int16_t *q = w->paths + off;
 		int np = *q++;
@@ -75,7 +103,9 @@ char *vc_piece_diagram(struct vc_ctx *ctx, const struct vc_variant *v, int type,
 			int s = r * files + f;
 			if (f)
 				vc_buf_addc(&b, ' ');
-			vc_buf_addc(&b, s == sq ? v->types[type].letter : mark[s] ? '+' : '.');
+			vc_buf_addc(&b, s == sq || s == other ? v->types[type].letter
+					: mark[s]		 ? '+'
+								 : '.');
 		}
 		vc_buf_addc(&b, '\n');
 	}

@@ -56,6 +56,10 @@ struct vc_variant *vc_variant_load_file(struct vc_ctx *ctx, const char *path)
 
 struct vc_variant *vc_variant_load(struct vc_ctx *ctx, const char *name_or_path)
 {
+	if (!name_or_path) {
+		vc_emit(ctx, VC_SEV_ERROR, "variant-unknown", NULL, 0, 0, NULL, "no variant named");
+		return NULL;
+	}
 	size_t n = strlen(name_or_path);
 	if (strchr(name_or_path, '/') || (n > 5 && strcmp(name_or_path + n - 5, ".yaml") == 0) ||
 	    (n > 4 && strcmp(name_or_path + n - 4, ".yml") == 0))

@@ -12,6 +12,13 @@
  * other move cannot uncover an attack on the king, since any attack
  * uncovered runs through a trie branch whose first piece would have to be
  * the mover.
+ *
+ * Two-square pieces (walls) are not in the paths and tries: vc_gen_two
+ * moves them as bodies, and vc_attacked asks it whether one of their moves
+ * lands on the square.  A wall can attack a king only along the lines of
+ * its squares; when an enemy wall's lines meet the king, every move is
+ * tested, and so are every wall move and every capture of a wall (its other
+ * square empties too).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +43,76 @@ static inline int trie_walk(const struct vc_position *p, const struct vc_tnode *
 	return 0;
 }
 
+/* Does the piece on from reach target along one of its capture paths? */
+static int walk_reaches(const struct vc_position *p, int from, int target)
+{
+	const struct vc_variant *v = p->v;
+	int side = vc_code_color(p->board[from]), t = vc_code_type(p->board[from]);
+	int32_t off = v->pathoff[side][t][from];
+	if (!off || (p->sqf[from] & VC_SQF_DEAD))
+		return 0;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		if (!(modes & VC_MODE_CAPTURE))
+			continue;
+		for (int j = 0; j < len; j++) {
+			int e = s[j], sq = e & VC_PS_SQMASK;
+			if (e & VC_PS_SELF)
+				continue;
+			if (sq == target && !(e & VC_PS_TRANSIT))
+				return 1;
+			if (p->board[sq])
+				break;
+		}
+	}
+	return 0;
+}
+
+/* Could the two-square piece anchored on a, or its partner b, reach sq by
+ * some translation or turn at all?  A cheap test before the exact one. */
+static inline int two_near(const struct vc_variant *v, int a, int b, int sq, int odd)
+{
+	int f = sq % v->files, r = sq / v->files;
+	int s2[2] = { a, b };
+	if (odd)
+		return 1; /* vectors other than orthogonal and diagonal ones */
+	for (int k = 0; k < 2; k++) {
+		int dx = f - s2[k] % v->files, dy = r - s2[k] / v->files;
+		if (dx == 0 || dy == 0 || dx == dy || dx == -dy)
+			return 1;
+	}
+	return 0;
+}
+
 int vc_attacked(const struct vc_position *p, int sq, int by)
 {
 	const struct vc_variant *v = p->v;
-	return trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by);
+	if (trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by))
+		return 1;
+	if (!v->attacks_off_tries)
+		return 0;
+	if (v->two_types && by < 2)
+		/* a two-square piece attacks every square one of its moves could
+		 * land on */
+		for (int i = 0; i < p->ntwo[by]; i++) {
+			int a = p->two[by][i];
+			if (two_near(v, a, vc_partner(p, a), sq,
+				     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)) &&
+			    vc_gen_two(p, a, by, sq, NULL))
+				return 1;
+		}
+	if (v->walk_types)
+		for (int i = 0; i < p->npl[by]; i++) {
+			int from = p->plist[by][i];
+			if ((v->walk_types >> vc_code_type(p->board[from]) & 1) &&
+			    walk_reaches(p, from, sq))
+				return 1;
+		}
+	return 0;
 }
 
 int vc_in_check(const struct vc_position *p, int side)
@@ -68,7 +141,8 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 			i++;
 			continue;
 		}
-		if (vc_code_color(occ) == side && ((t[i].mask & mask) >> vc_code_type(occ) & 1)) {
+		if (vc_code_color(occ) == side && ((t[i].mask & mask) >> vc_code_type(occ) & 1) &&
+		    !(p->sqf[t[i].sq] & VC_SQF_DEAD)) {
 			int dup = 0;
 			for (int j = 0; j < n; j++)
 				if (out[j] == t[i].sq)
@@ -78,6 +152,18 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		}
 		i += t[i].skip;
 	}
+	if (mask & v->walk_types)
+		/* not in the tries: every piece of those types is a candidate */
+		for (int j = 0; j < p->npl[side] && n < cap; j++) {
+			int from = p->plist[side][j];
+			if ((mask & v->walk_types) >> vc_code_type(p->board[from]) & 1) {
+				int dup = 0;
+				for (int d = 0; d < n; d++)
+					dup |= out[d] == from;
+				if (!dup)
+					out[n++] = (int16_t)from;
+			}
+		}
 	return n;
 }
 
@@ -121,10 +207,15 @@ static void add_xpromo(struct gen *g, int from, int to, int t, int flags)
 		push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
 		g->out[g->n - 1].aux = (int16_t)sq;
 	}
+	/* a piece the pawn self-captures on the last rank is in the airfield by
+	 * the time the pawn trades places (the rule text, word for word) */
+	int selfcap = -1;
+	if ((flags & VC_MF_SELF) && p->board[to])
+		selfcap = vc_code_type(p->board[to]);
 	for (int st = 0; st < v->ntypes; st++) {
 		if (v->types[st].props & (VC_P_PAWN | VC_P_ROYAL))
 			continue;
-		if (p->res[side][0][st]) {
+		if (p->res[side][0][st] || st == selfcap) {
 			push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
 			g->out[g->n - 1].aux = -2;
 		}
@@ -198,8 +289,13 @@ static void gen_piece(struct gen *g, int from)
 	if (p->sqf[from] & VC_SQF_DEAD)
 		return;
 	int32_t off = v->pathoff[side][t][from];
-	if (!off)
+	if (!off) {
+		/* two-square pieces have no paths; they move from their anchor
+		 * only, the other square being in the lists too */
+		if ((v->two_types >> t & 1) && vc_link_is_anchor(p->sqf[from]))
+			g->n += vc_gen_two(p, from, side, -1, g->out + g->n);
 		return;
+	}
 	const int16_t *q = v->paths + off;
 	int np = *q++;
 	static __thread uint32_t seen[VC_MAXSQ];
@@ -263,6 +359,137 @@ static void gen_piece(struct gen *g, int from)
 	(void)start_n;
 }
 
+/* ---- two-square pieces ---- */
+
+/* The new squares a two-square piece lands on: what stands there decides
+ * the move.  Returns -1 when it cannot land (a piece of its own side, an
+ * uncapturable one), else the number of its new squares that hold enemy
+ * pieces.  The piece's own squares a and b count as empty. */
+static inline int two_landing(const struct vc_position *p, int side, int a, int b, int na, int nb)
+{
+	int caps = 0;
+	int s2[2] = { na, nb };
+	for (int k = 0; k < 2; k++) {
+		int s = s2[k];
+		if (s == a || s == b)
+			continue;
+		uint8_t occ = p->board[s];
+		if (!occ)
+			continue;
+		if (vc_code_color(occ) == side ||
+		    (p->v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE))
+			return -1;
+		caps++;
+	}
+	return caps;
+}
+
+static inline int rot_dir(int d, int eighths) { return (d - 1 + eighths + 8) % 8 + 1; }
+
+/* one move of a two-square piece: (na, nb) are the new squares of (a, b) */
+static int two_push(const struct vc_position *p, int a, int b, int na, int nb, int caps, int side,
+		    vc_move *out, int n, int t)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	vc_move *m = &out[n];
+	if (nb < na) {
+		int x = na;
+		na = nb;
+		nb = x;
+	}
+	if (v->dedupe[t])
+		for (int i = 0; i < n; i++)
+			if (out[i].to == na && out[i].to2 == nb)
+				return n;
+	m->from = (int16_t)a;
+	m->from2 = (int16_t)b;
+	m->to = (int16_t)na;
+	m->to2 = (int16_t)nb;
+	m->aux = -1;
+	m->piece = (uint8_t)t;
+	m->promo = 0;
+	m->flags = VC_MF_WALL;
+	m->extra = 0;
+	m->pad = 0;
+	if (caps) {
+		m->flags |= VC_MF_CAPTURE;
+		/* two pieces, unless both squares are one two-square piece's */
+		if (caps == 2 && !((p->sqf[na] & VC_SQF_LINKMASK) && vc_partner(p, na) == nb))
+			m->flags |= VC_MF_TWOCAP;
+	}
+	if (pt->auto_to >= 0 &&
+	    (vc_bit_test(v->auto_zone[side][t], na) || vc_bit_test(v->auto_zone[side][t], nb))) {
+		m->promo = (uint8_t)(pt->auto_to + 1);
+		m->flags |= VC_MF_PROMO;
+	}
+	return n + 1;
+}
+
+int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
+{
+	const struct vc_variant *v = p->v;
+	int t = vc_code_type(p->board[a]);
+	int b = vc_partner(p, a);
+	const struct vc_ptype *pt = &v->types[t];
+	int F = v->files, R = v->ranks;
+	int af = a % F, ar = a / F, bf = b % F, br = b / F;
+	int n = 0;
+	/* translations: every square on the way empty, the landing squares
+	 * empty or enemies (then the slide stops there) */
+	const struct vc_twovec *tv = v->twovec[side][t];
+	for (int i = 0; i < v->ntwovec[side][t]; i++) {
+		int dx = tv[i].dx, dy = tv[i].dy;
+		int max = tv[i].range ? tv[i].range : F + R;
+		for (int k = 1; k <= max; k++) {
+			int naf = af + k * dx, nar = ar + k * dy, nbf = bf + k * dx, nbr = br + k * dy;
+			if (naf < 0 || naf >= F || nar < 0 || nar >= R || nbf < 0 || nbf >= F || nbr < 0 ||
+			    nbr >= R)
+				break;
+			int na = nar * F + naf, nb = nbr * F + nbf;
+			int caps = two_landing(p, side, a, b, na, nb);
+			if (caps < 0)
+				break;
+			if (k >= tv[i].min) {
+				if (target >= 0) {
+					if (na == target || nb == target)
+						return 1;
+				} else if (caps ? (tv[i].modes & VC_MODE_CAPTURE) : (tv[i].modes & VC_MODE_MOVE))
+					n = two_push(p, a, b, na, nb, caps, side, out, n, t);
+			}
+			if (caps)
+				break;
+		}
+	}
+	/* turns about either square: a quarter, and an eighth for a piece that
+	 * may stand diagonally; only the square that moves is looked at */
+	static const int quarter[] = { 2, -2 }, eighth[] = { 2, -2, 1, -1 };
+	const int *turns = (pt->props & VC_P_DIAGSTANCE) ? eighth : quarter;
+	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
+	for (int pv = 0; pv < 2; pv++) {
+		int piv = pv ? b : a, mov = pv ? a : b;
+		int d = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
+		for (int j = 0; j < nturns; j++) {
+			int nd = rot_dir(d, turns[j]);
+			int nf = piv % F + vc_link_dx(nd), nr = piv / F + vc_link_dy(nd);
+			if (nf < 0 || nf >= F || nr < 0 || nr >= R)
+				continue;
+			int ns = nr * F + nf;
+			int caps = two_landing(p, side, a, b, ns, ns);
+			if (caps < 0)
+				continue;
+			if (target >= 0) {
+				if (ns == target)
+					return 1;
+				continue;
+			}
+			/* a turn is a move and a capture alike */
+			n = two_push(p, a, b, pv ? ns : a, pv ? b : ns, caps ? 1 : 0, side, out, n, t);
+		}
+	}
+	return target >= 0 ? 0 : n;
+}
+
 static void gen_castling(struct gen *g);
 
 int vc_gen_castling(const struct vc_position *p, vc_move *out)
@@ -286,8 +513,8 @@ static void gen_castling(struct gen *g)
 		if (psq < 0)
 			continue;
 		uint8_t pc = p->board[psq];
-		if (!pc || vc_code_color(pc) != side)
-			continue;
+		if (!pc || vc_code_color(pc) != side || (p->sqf[psq] & VC_SQF_DEAD))
+			continue; /* a dead piece never moves, castling included */
 		if (v->castle_partners && !((v->castle_partners >> vc_code_type(pc)) & 1))
 			continue;
 		int kto, pto;
@@ -407,7 +634,9 @@ int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
 /* ---- legality ---- */
 
 struct pins {
-	int check;
+	int check; /* in check, or every move is to be tested (complex mechanics, an
+		    * enemy two-square piece whose lines meet the king) */
+	int twocap; /* captures of two-square pieces are tested */
 	int any;
 	uint64_t set[VC_SQWORDS];
 };
@@ -416,10 +645,21 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
-	pi->check = 0;
+	pi->check = v->has_complex;
+	pi->twocap = 0;
 	pi->any = 0;
 	if (k < 0)
 		return;
+	/* the attacks of two-square pieces are not in the tries; one whose
+	 * lines do not meet the king cannot attack it whatever else moves */
+	if (v->two_types) {
+		pi->twocap = 1;
+		for (int j = 0; j < p->ntwo[them] && !pi->check; j++) {
+			int a = p->two[them][j];
+			pi->check = two_near(v, a, vc_partner(p, a), k,
+					     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1));
+		}
+	}
 	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
 	const struct vc_tnode *t = v->trie;
 	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
@@ -442,15 +682,37 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 
 static inline int needs_test(const struct vc_position *p, const struct pins *pi, const vc_move *m)
 {
-	if (pi->check || p->v->has_complex)
+	if (pi->check)
 		return 1;
-	if (m->flags & (VC_MF_EP | VC_MF_CASTLE))
+	if (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL))
+		return 1;
+	/* taking a two-square piece empties its other square too */
+	if (pi->twocap && (m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
+	    (p->sqf[m->to] & VC_SQF_LINKMASK))
 		return 1;
 	if (m->flags & VC_MF_DROP)
 		return 0;
 	if (m->from == p->king[p->side])
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
+}
+
+/* Could a two-square piece of side 'by' attack k, now or once other pieces
+ * moved?  Also when the last move took one (its other square emptied). */
+static int two_may_matter(const struct vc_position *p, int by, int k)
+{
+	const struct vc_variant *v = p->v;
+	if (p->nundo > 0) {
+		const struct vc_undo *u = &p->undo[p->nundo - 1];
+		if (u->nx || (u->capflags & VC_SQF_LINKMASK))
+			return 1;
+	}
+	for (int j = 0; j < p->ntwo[by]; j++) {
+		int a = p->two[by][j];
+		if (two_near(v, a, vc_partner(p, a), k, (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)))
+			return 1;
+	}
+	return 0;
 }
 
 /* After m was made: is the side to move in check?  Only the moved piece
@@ -462,8 +724,8 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL)) || m->to < 0 ||
-	    !p->board[m->to])
+	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	if (m->from >= 0 && vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
@@ -494,7 +756,12 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	int k = p->king[p->side];
 	if (k < 0)
 		return 0;
-	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE)) || m->from == k)
+	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
+	    m->from == k)
+		return 1;
+	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
+			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
+			     two_may_matter(p, p->side ^ 1, k)))
 		return 1;
 	if (m->flags & (VC_MF_DROP | VC_MF_NULL))
 		return 0;

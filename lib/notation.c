@@ -27,6 +27,13 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 	vc_square_name(v, m->to, b);
 	if (m->flags & VC_MF_DROP)
 		return snprintf(buf, n, "%s@%s", v->types[m->piece].symbol, b);
+	if (m->flags & VC_MF_WALL) {
+		char c[8], d[8];
+		vc_square_name(v, m->from, a);
+		vc_square_name(v, m->from2, c);
+		vc_square_name(v, m->to2, d);
+		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
+	}
 	vc_square_name(v, m->from, a);
 	if (m->promo) {
 		size_t k = 0;
@@ -79,7 +86,7 @@ static int read_square(const struct vc_variant *v, const char *s, int *sq)
 	if (f < 0 || !isdigit((unsigned char)s[1]))
 		return 0;
 	int n = 1, r = 0;
-	while (isdigit((unsigned char)s[n]) && n < 4)
+	while (n < 4 && isdigit((unsigned char)s[n]))
 		r = r * 10 + (s[n++] - '0');
 	if (s[1] == '0' || f >= v->files || r < 1 || r > v->ranks)
 		*sq = -2;
@@ -134,41 +141,55 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 			return 0;
 		}
 	}
-	/* two-square piece: "W a2b2-a3b3" */
-	char *space = strchr(b, ' ');
-	if (space) {
-		int k = symbol_prefix(v, b, (int)(space - b));
-		int sq, used;
-		const char *q = space + 1;
-		if (k != space - b)
+	/* two-square piece: "W a2b2-a3b3", also without the space or the
+	 * symbol ("a2b2a3b3", as coordinates write it) */
+	{
+		int run = 0, k = 0;
+		while (isupper((unsigned char)b[run]))
+			run++;
+		if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
+			run--;
+		if (run > 0)
+			k = symbol_prefix(v, b, run);
+		int two = k > 0 && k == run &&
+			  (v->types[vc_type_by_symbol(v, b, (size_t)k)].props & VC_P_TWOSQUARE);
+		const char *q = b + (k == run ? k : 0);
+		int squares[5], ns = 0, bad = 0, cap = 0, sq, used;
+		char *space = strchr(b, ' ');
+		if (space && !two && (k != space - b || k == 0))
 			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
-		m->piece = vc_type_by_symbol(v, b, (size_t)k);
-		m->wall = 1;
-		int squares[4], ns = 0;
-		while (*q && ns < 4) {
-			if (*q == '-' || *q == 'x' || *q == ':') {
-				if (*q != '-')
-					m->capture_mark = 1;
+		while (*q == ' ')
+			q++;
+		while (*q && ns < 5 && !bad) {
+			if (*q == '-' || *q == 'x' || *q == ':' || *q == ' ') {
+				cap |= *q == 'x' || *q == ':';
 				q++;
 				continue;
 			}
 			used = read_square(v, q, &sq);
 			if (!used)
-				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
-			if (sq == -2)
-				return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
-					    (int)len, text);
-			squares[ns++] = sq;
-			q += used;
+				bad = 1;
+			else {
+				if (sq == -2)
+					return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
+						    (int)len, text);
+				squares[ns++] = sq;
+				q += used;
+			}
 		}
-		if (ns != 4 || *q)
+		if (!bad && !*q && ns == 4 && (two || k == 0 || space)) {
+			m->piece = k > 0 ? vc_type_by_symbol(v, b, (size_t)k) : -1;
+			m->wall = 1;
+			m->capture_mark = cap;
+			m->from_sq = squares[0];
+			m->from2 = squares[1];
+			m->to = squares[2];
+			m->to2 = squares[3];
+			return 0;
+		}
+		if (two || space)
 			return fail(code, "move-syntax", msg, n,
 				    "a two-square move is written 'W a2b2-a3b3', not '%s'", b);
-		m->from_sq = squares[0];
-		m->from2 = squares[1];
-		m->to = squares[2];
-		m->to2 = squares[3];
-		return 0;
 	}
 	/* drops */
 	char *at = strpbrk(b, "@*");
@@ -355,6 +376,194 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	return 1;
 }
 
+/* ---- two-square pieces ---- */
+
+/* squares written in a canonical order: file first, then rank */
+static int sq_before(const struct vc_variant *v, int x, int y)
+{
+	int fx = x % v->files, fy = y % v->files;
+	return fx != fy ? fx < fy : x / v->files < y / v->files;
+}
+
+static void two_names(const struct vc_variant *v, int x, int y, char *buf)
+{
+	char a[8], b[8];
+	if (!sq_before(v, x, y)) {
+		int t = x;
+		x = y;
+		y = t;
+	}
+	vc_square_name(v, x, a);
+	vc_square_name(v, y, b);
+	sprintf(buf, "%s%s", a, b);
+}
+
+/* Why the two-square piece on a, b has no move to na, nb: the rule it
+ * breaks, in words. */
+static int two_why(struct vc_position *p, int t, int a, int b, int na, int nb, const char **code,
+		   char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	int F = v->files, side = p->side;
+	char w[40], to[16], x[8];
+	const char *pw = piece_word(v, t, w, sizeof w);
+	two_names(v, na, nb, to);
+	int dx = nb % F - na % F, dy = nb / F - na / F;
+	if (na == nb || dx < -1 || dx > 1 || dy < -1 || dy > 1)
+		return fail(code, "move-illegal", msg, n,
+			    "a %s covers two adjacent squares, which %s are not", pw, to);
+	if (dx && dy && !(pt->props & VC_P_DIAGSTANCE))
+		return fail(code, "move-illegal", msg, n,
+			    "a %s stands on two orthogonally adjacent squares, never diagonally", pw);
+	if ((na == a && nb == b) || (na == b && nb == a))
+		return fail(code, "move-illegal", msg, n, "the %s already stands on %s", pw, to);
+	/* a translation, in either pairing of the squares */
+	int ox = b % F - a % F, oy = b / F - a / F;
+	for (int pair = 0; pair < 2; pair++) {
+		int ta = pair ? nb : na, tb = pair ? na : nb;
+		if (tb % F - ta % F != ox || tb / F - ta / F != oy)
+			continue;
+		int tx = ta % F - a % F, ty = ta / F - a / F;
+		const struct vc_twovec *tv = v->twovec[side][t];
+		for (int i = 0; i < v->ntwovec[side][t]; i++) {
+			int k = 0;
+			if (tv[i].dx ? tx % tv[i].dx == 0 : tx == 0)
+				k = tv[i].dx ? tx / tv[i].dx : tv[i].dy ? ty / tv[i].dy : 0;
+			if (k < 1 || tx != k * tv[i].dx || ty != k * tv[i].dy)
+				continue;
+			if (tv[i].range && k > tv[i].range)
+				return fail(code, "move-illegal", msg, n,
+					    "a %s moves at most %d square%s that way", pw, tv[i].range,
+					    tv[i].range == 1 ? "" : "s");
+			/* the way, step by step */
+			for (int j = 1; j <= k; j++) {
+				int sa = a + j * (tv[i].dx + tv[i].dy * F), sb = b + j * (tv[i].dx + tv[i].dy * F);
+				int ss[2] = { sa, sb };
+				for (int e = 0; e < 2; e++) {
+					int s2 = ss[e];
+					uint8_t occ = p->board[s2];
+					if (s2 == a || s2 == b || !occ)
+						continue;
+					vc_square_name(v, s2, x);
+					if (vc_code_color(occ) == side)
+						return fail(code, "move-illegal", msg, n,
+							    j < k ? "the %s's way is blocked on %s, by a piece "
+								    "of %s's own: it slides with every square "
+								    "on the way empty"
+								  : "the %s cannot land on %s: it holds a piece "
+								    "of %s's own",
+							    pw, x, side == VC_WHITE ? "White" : "Black");
+					if (j < k)
+						return fail(code, "move-illegal", msg, n,
+							    "the %s's slide stops where it captures, on %s, "
+							    "before %s",
+							    pw, x, to);
+					return fail(code, "move-illegal", msg, n,
+						    "the %s cannot capture the piece on %s", pw, x);
+				}
+			}
+			return fail(code, "move-illegal", msg, n, "the %s cannot move to %s", pw, to);
+		}
+		{
+			char fr[16];
+			int diag = 0;
+			two_names(v, a, b, fr);
+			for (int i = 0; i < v->ntwovec[side][t]; i++)
+				diag |= tv[i].dx && tv[i].dy;
+			if (tx && ty && !diag && !(v->two_odd >> t & 1))
+				return fail(code, "move-illegal", msg, n,
+					    "a %s slides like a rook, along or across its length, "
+					    "never diagonally: %s-%s is no move",
+					    pw, fr, to);
+			return fail(code, "move-illegal", msg, n,
+				    "a %s slides %s: %s-%s is no move", pw,
+				    v->two_odd >> t & 1 ? "by its movements only"
+				    : diag ? "like a rook, or one square diagonally"
+					   : "like a rook, along or across its length",
+				    fr, to);
+		}
+	}
+	/* a turn about the square that stays */
+	int piv = -1, mov = -1, nm = -1;
+	if (na == a || na == b)
+		piv = na, nm = nb;
+	else if (nb == a || nb == b)
+		piv = nb, nm = na;
+	if (piv >= 0) {
+		mov = piv == a ? b : a;
+		int d0 = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
+		int d1 = vc_link_dir(nm % F - piv % F, nm / F - piv / F);
+		int eighths = ((d1 - d0) % 8 + 8) % 8;
+		if (eighths > 4)
+			eighths = 8 - eighths;
+		vc_square_name(v, piv, x);
+		if (eighths == 4)
+			return fail(code, "move-illegal", msg, n,
+				    "a half turn is not a move: a %s turns a quarter about one of its "
+				    "squares",
+				    pw);
+		if (eighths == 3 || (eighths == 1 && !(pt->props & VC_P_DIAGSTANCE)))
+			return fail(code, "move-illegal", msg, n, "a %s turns only by %s", pw,
+				    (pt->props & VC_P_DIAGSTANCE) ? "an eighth or a quarter" : "a quarter");
+		uint8_t occ = p->board[nm];
+		vc_square_name(v, nm, x);
+		if (occ && vc_code_color(occ) == side)
+			return fail(code, "move-illegal", msg, n,
+				    "the %s cannot turn onto %s: it holds a piece of %s's own", pw, x,
+				    side == VC_WHITE ? "White" : "Black");
+		return fail(code, "move-illegal", msg, n, "the %s cannot turn onto %s", pw, x);
+	}
+	return fail(code, "move-illegal", msg, n,
+		    "a %s cannot get to %s in one move: it slides rigidly or turns about one of its "
+		    "squares",
+		    pw, to);
+}
+
+static int resolve_two(struct vc_position *p, const struct vc_san *san, const char *text,
+		       size_t len, vc_move *out, int *untested, const char **code, char *msg,
+		       size_t n)
+{
+	const struct vc_variant *v = p->v;
+	static __thread vc_move buf[VC_MAX_MOVES];
+	int side = p->side, a = san->from_sq, b = san->from2;
+	int tl = (int)(len > 60 ? 60 : len);
+	char w1[40], w2[40], s1[8], s2[16];
+	if (untested)
+		*untested = 0;
+	vc_square_name(v, a, s1);
+	uint8_t occ = p->board[a];
+	if (!occ || vc_code_color(occ) != side)
+		return fail(code, "move-no-piece", msg, n, "%s has no piece on %s", side_name(side), s1);
+	int t = vc_code_type(occ);
+	if (!(v->types[t].props & VC_P_TWOSQUARE))
+		return fail(code, "move-illegal", msg, n,
+			    "the %s on %s stands on one square: '%.*s' is a two-square move",
+			    piece_word(v, t, w1, sizeof w1), s1, tl, text);
+	if (san->piece >= 0 && san->piece != t)
+		return fail(code, "move-illegal", msg, n, "the piece on %s is a %s, not a %s", s1,
+			    piece_word(v, t, w1, sizeof w1), piece_word(v, san->piece, w2, sizeof w2));
+	int partner = vc_partner(p, a);
+	if (partner != b) {
+		two_names(v, a, partner, s2);
+		return fail(code, "move-illegal", msg, n, "the %s on %s stands on %s",
+			    piece_word(v, t, w1, sizeof w1), s1, s2);
+	}
+	int anchor = a < b ? a : b;
+	int nm = vc_gen_two(p, anchor, side, -1, buf);
+	int lo = san->to < san->to2 ? san->to : san->to2, hi = san->to < san->to2 ? san->to2 : san->to;
+	for (int i = 0; i < nm; i++) {
+		if (buf[i].to != lo || buf[i].to2 != hi)
+			continue;
+		if (!test_legal(p, &buf[i]))
+			return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check",
+				    tl, text);
+		*out = buf[i];
+		return 0;
+	}
+	return two_why(p, t, a, b, san->to, san->to2, code, msg, n);
+}
+
 int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
 		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
 {
@@ -421,6 +630,8 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		*out = m;
 		return 0;
 	}
+	if (san->wall)
+		return resolve_two(p, san, text, len, out, untested, code, msg, n);
 	/* castling in coordinates: the king's two-square move (e1g1) or the
 	 * king taking its own partner (e1h1, as Chess960 engines write it) */
 	if (san->from_sq >= 0 && san->from_sq == p->king[side] && san->promo < 0 &&
@@ -612,6 +823,13 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 			PUT("%s-%s-%s", o, o, o);
 		else
 			PUT("%s-%s", o, o);
+	} else if (m->flags & VC_MF_WALL) {
+		/* "W a2b2-a3b3": each pair in file order, then rank order */
+		char fr[16], to[16];
+		two_names(v, m->from, m->from2, fr);
+		two_names(v, m->to, m->to2, to);
+		PUT("%s %s%c%s", v->types[m->piece].symbol, fr, (m->flags & VC_MF_CAPTURE) ? 'x' : '-',
+		    to);
 	} else if (m->flags & VC_MF_DROP) {
 		vc_square_name(v, m->to, sq);
 		PUT("%s%c%s", v->types[m->piece].symbol, v->drop_mark, sq);

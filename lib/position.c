@@ -4,8 +4,14 @@
  * and unmake with a full undo record; position strings (man 5
  * vchess-position).
  *
+ * Two-square pieces (walls) stand on both their squares, linked by the
+ * squares' link bits (vc_int.h); a capture on either square takes both;
+ * position strings write them with a mark and '=' (vchess-position(5)).
+ *
  * Invariants: plist[c][pidx[sq]] == sq for every occupied square of colour
- * c; king[c] is the square of c's royal piece or -1; hash equals
+ * c; two[c] holds the anchor of each of c's two-square pieces, whose two
+ * squares point at each other; king[c] is the square of c's royal piece or
+ * -1; hash equals
  * vc_pos_compute_hash(); every make is undone by exactly one unmake, in
  * reverse order, restoring the position byte for byte in the fields above.
  */
@@ -21,6 +27,26 @@ static inline uint64_t zkey(const struct vc_variant *v, uint8_t code, int sq)
 	return v->zobrist[(size_t)code * (size_t)v->nsq + (size_t)sq];
 }
 
+/* The link bits of a square of a two-square piece: their hash key, and
+ * the anchors' list (see vc_int.h). */
+static void link_note(struct vc_position *p, int sq, int c, uint8_t flags, int add)
+{
+	int d = vc_link_of(flags);
+	p->hash ^= p->v->zob_link[(size_t)sq * 8 + (size_t)(d - 1)];
+	if (c > 1 || !vc_link_is_anchor(flags))
+		return;
+	if (add) {
+		if (p->ntwo[c] < VC_MAXTWO)
+			p->two[c][p->ntwo[c]++] = (int16_t)sq;
+		return;
+	}
+	for (int i = 0; i < p->ntwo[c]; i++)
+		if (p->two[c][i] == sq) {
+			p->two[c][i] = p->two[c][--p->ntwo[c]];
+			break;
+		}
+}
+
 void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
 {
 	int c = vc_code_color(code);
@@ -29,6 +55,8 @@ void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
 	p->pidx[sq] = p->npl[c];
 	p->plist[c][p->npl[c]++] = (int16_t)sq;
 	p->hash ^= zkey(p->v, code, sq);
+	if (flags & VC_SQF_LINKMASK)
+		link_note(p, sq, c, flags, 1);
 	if (c < 2 && (p->v->types[vc_code_type(code)].props & VC_P_ROYAL) && p->king[c] < 0)
 		p->king[c] = (int16_t)sq;
 }
@@ -41,12 +69,23 @@ void vc_pos_remove(struct vc_position *p, int sq)
 	int last = p->plist[c][--p->npl[c]];
 	p->plist[c][i] = (int16_t)last;
 	p->pidx[last] = (int16_t)i;
+	if (p->sqf[sq] & VC_SQF_LINKMASK)
+		link_note(p, sq, c, p->sqf[sq], 0);
 	p->board[sq] = VC_EMPTY;
 	p->sqf[sq] = 0;
 	p->hash ^= zkey(p->v, code, sq);
 	if (c < 2 && p->king[c] == sq)
 		p->king[c] = -1;
 }
+
+/* the other square of a two-square piece on sq with flags fl */
+static inline int linked_square(const struct vc_variant *v, int sq, uint8_t fl)
+{
+	int d = vc_link_of(fl);
+	return sq + vc_link_dx(d) + vc_link_dy(d) * v->files;
+}
+
+static inline int link_opposite(int d) { return (d + 3) % 8 + 1; }
 
 /* moves a piece without touching the hash of anything but the piece */
 static inline void move_piece(struct vc_position *p, int from, int to)
@@ -70,8 +109,11 @@ uint64_t vc_pos_compute_hash(const struct vc_position *p)
 	const struct vc_variant *v = p->v;
 	uint64_t h = 0;
 	for (int sq = 0; sq < v->nsq; sq++)
-		if (p->board[sq])
+		if (p->board[sq]) {
 			h ^= zkey(v, p->board[sq], sq);
+			if (p->sqf[sq] & VC_SQF_LINKMASK)
+				h ^= v->zob_link[(size_t)sq * 8 + (size_t)(vc_link_of(p->sqf[sq]) - 1)];
+		}
 	if (p->side)
 		h ^= v->zob_side;
 	for (int s = 0; s < 2; s++)
@@ -171,6 +213,11 @@ static void kirby_death(struct vc_position *p, struct vc_undo *u);
 
 /* ---- position strings ---- */
 
+/* The marks after the symbol of a two-square piece, on the square of it
+ * that comes first in the string: where its other square is, which holds
+ * '=': east (next square), south (below), south-east, south-west. */
+static const char two_marks[] = ">|\\<";
+
 static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -260,6 +307,13 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	const struct vc_variant *v = out->v;
 	struct vc_position *p = vc_calloc(1, sizeof *p);
 	const char *s = fen;
+	/* two-square pieces whose other square is still to come */
+	struct {
+		int partner, dir;
+		uint8_t code, flags;
+		const char *at;
+	} pend[VC_MAXTWO];
+	int npend = 0;
 	if (!p)
 		return VC_FATAL;
 	p->v = v;
@@ -273,8 +327,11 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			if (isdigit((unsigned char)*s)) {
 				const char *at = s;
 				int n = 0;
-				while (isdigit((unsigned char)*s))
+				while (isdigit((unsigned char)*s)) {
 					n = n * 10 + (*s++ - '0');
+					if (n > VC_MAXF)
+						n = VC_MAXF + 1; /* too many for any board: no overflow */
+				}
 				if (n == 0 || f + n > v->files) {
 					fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
 					goto bad;
@@ -284,6 +341,36 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			}
 			const char *at = s;
 			int neutral = 0, color;
+			char sn[8];
+			if (*s == '=') {
+				/* the other square of a two-square piece written before */
+				int sq = vc_sq(v->files, f, r), k;
+				for (k = 0; k < npend; k++)
+					if (pend[k].partner == sq)
+						break;
+				vc_square_name(v, sq, sn);
+				if (f >= v->files) {
+					fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1,
+						v->files);
+					goto bad;
+				}
+				if (k == npend) {
+					fen_err(ctx, fen, at,
+						"'=' on %s is not the other square of a two-square piece", sn);
+					goto bad;
+				}
+				if (p->npl[vc_code_color(pend[k].code)] >= VC_MAXPL) {
+					fen_err(ctx, fen, at, "too many pieces");
+					goto bad;
+				}
+				vc_pos_put(p, sq, pend[k].code,
+					   (uint8_t)(pend[k].flags |
+						     vc_link_flags(link_opposite(pend[k].dir))));
+				pend[k] = pend[--npend];
+				s++;
+				f++;
+				continue;
+			}
 			if (*s == '*') {
 				neutral = 1;
 				s++;
@@ -298,17 +385,70 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 				fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
 				goto bad;
 			}
+			int sq = vc_sq(v->files, f, r), dir = 0;
+			const char *mk = strchr(two_marks, *s);
+			if (!(v->types[t].props & VC_P_TWOSQUARE)) {
+				if (*s && mk) {
+					fen_err(ctx, fen, s,
+						"'%c' after '%.*s': only a two-square piece has a mark", *s,
+						(int)(s - at), at);
+					goto bad;
+				}
+			} else {
+				/* the first square of a two-square piece, and a mark pointing to
+				 * its other square, which comes later in the string */
+				static const int8_t md[4][2] = { { 1, 0 }, { 0, -1 }, { 1, -1 }, { -1, -1 } };
+				if (!*s || !mk) {
+					fen_err(ctx, fen, s,
+						"'%.*s' is a two-square piece: a mark (%s) must say where its "
+						"other square is",
+						(int)(s - at), at, two_marks);
+					goto bad;
+				}
+				int k = (int)(mk - two_marks);
+				int pf = f + md[k][0], pr = r + md[k][1];
+				vc_square_name(v, sq, sn);
+				if (pf < 0 || pf >= v->files || pr < 0) {
+					fen_err(ctx, fen, s, "the other square of the piece on %s is off the board",
+						sn);
+					goto bad;
+				}
+				if (md[k][0] && md[k][1] && !(v->types[t].props & VC_P_DIAGSTANCE)) {
+					fen_err(ctx, fen, s,
+						"the piece on %s stands on two orthogonally adjacent squares, "
+						"not diagonally",
+						sn);
+					goto bad;
+				}
+				if (neutral || npend >= VC_MAXTWO || p->ntwo[color] >= VC_MAXTWO) {
+					fen_err(ctx, fen, at,
+						neutral ? "a two-square piece cannot be neutral"
+							: "too many two-square pieces");
+					goto bad;
+				}
+				dir = vc_link_dir(md[k][0], md[k][1]);
+				pend[npend].partner = vc_sq(v->files, pf, pr);
+				pend[npend].dir = dir;
+				pend[npend].at = at;
+				s++;
+			}
 			uint8_t flags = 0;
 			while (*s == '~' || *s == '!') {
 				flags |= *s == '~' ? VC_SQF_PROMOTED : VC_SQF_DEAD;
 				s++;
 			}
-			int sq = vc_sq(v->files, f, r);
 			if (p->npl[neutral ? VC_NEUTRAL : color] >= VC_MAXPL) {
 				fen_err(ctx, fen, at, "too many pieces");
 				goto bad;
 			}
-			vc_pos_put(p, sq, vc_code(t, neutral ? VC_NEUTRAL : color), flags);
+			uint8_t code = vc_code(t, neutral ? VC_NEUTRAL : color);
+			if (dir) {
+				pend[npend].code = code;
+				pend[npend].flags = flags;
+				npend++;
+				flags |= vc_link_flags(dir);
+			}
+			vc_pos_put(p, sq, code, flags);
 			f++;
 		}
 		if (f != v->files) {
@@ -322,6 +462,16 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			}
 			s++;
 		}
+	}
+	if (npend) {
+		char a[8], b[8];
+		int sq = (int)(pend[0].partner - vc_link_dx(pend[0].dir) -
+			       vc_link_dy(pend[0].dir) * v->files);
+		vc_square_name(v, sq, a);
+		vc_square_name(v, pend[0].partner, b);
+		fen_err(ctx, fen, pend[0].at,
+			"the two-square piece on %s needs '=' on its other square, %s", a, b);
+		goto bad;
 	}
 	/* a hand written as a ninth rank ("/Qn"), as some crazyhouse strings do */
 	if (*s == '/' && v->nreserve > 0) {
@@ -437,8 +587,8 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	if (*s) {
 		char *end;
 		long h = strtol(s, &end, 10);
-		if (end == s || h < 0) {
-			fen_err(ctx, fen, s, "half-move clock must be a number");
+		if (end == s || h < 0 || h > 100000000) {
+			fen_err(ctx, fen, s, "half-move clock must be a number from 0 to 100000000");
 			goto bad;
 		}
 		p->halfmove = (int32_t)h;
@@ -463,8 +613,8 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	if (!strncmp(s, "ply ", 4)) {
 		char *end;
 		long n = strtol(s + 4, &end, 10);
-		if (end == s + 4 || n < 0) {
-			fen_err(ctx, fen, s, "'ply' needs a number");
+		if (end == s + 4 || n < 0 || n > 1000000000) {
+			fen_err(ctx, fen, s, "'ply' needs a number from 0 to 1000000000");
 			goto bad;
 		}
 		p->ply = n;
@@ -525,6 +675,19 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 		out->nundo = 0;
 	}
 	free(p);
+	/* en-passant targets no legal capture can use are dropped, as the
+	 * writer drops them: a string and what it reads to hash alike */
+	if (out->nep) {
+		static __thread vc_move mv[VC_MAX_MOVES * 4];
+		int nm = vc_gen_legal(out, mv), any = 0;
+		for (int i = 0; i < nm && !any; i++)
+			any = (mv[i].flags & VC_MF_EP) != 0;
+		if (!any) {
+			out->nep = 0;
+			out->epvictim = -1;
+			out->hash = vc_pos_compute_hash(out);
+		}
+	}
 	return VC_OK;
 bad:
 	free(p);
@@ -548,7 +711,7 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 {
 	const struct vc_variant *v = p->v;
 	struct vc_buf b;
-	char tmp[16];
+	char tmp[48]; /* a symbol is at most 5 bytes; room for -O3's vectorised copy */
 	vc_buf_init(&b);
 	for (int r = v->ranks - 1; r >= 0; r--) {
 		int empty = 0;
@@ -562,11 +725,25 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				vc_buf_printf(&b, "%d", empty);
 			empty = 0;
 			int c = vc_code_color(code);
+			uint8_t fl = p->sqf[vc_sq(v->files, f, r)];
+			int ld = vc_link_of(fl);
+			if (ld && vc_link_dy(ld) > 0) {
+				vc_buf_addc(&b, '='); /* its first square was written before */
+				continue;
+			}
+			if (ld && vc_link_dy(ld) == 0 && vc_link_dx(ld) < 0) {
+				vc_buf_addc(&b, '=');
+				continue;
+			}
 			if (c == VC_NEUTRAL)
 				vc_buf_addc(&b, '*');
 			size_t k = put_symbol(v, vc_code_type(code), c == VC_NEUTRAL ? VC_WHITE : c, tmp);
 			vc_buf_add(&b, tmp, k);
-			uint8_t fl = p->sqf[vc_sq(v->files, f, r)];
+			if (ld) {
+				/* east, south, south-east, south-west */
+				int dx = vc_link_dx(ld);
+				vc_buf_addc(&b, two_marks[vc_link_dy(ld) == 0 ? 0 : dx == 0 ? 1 : dx > 0 ? 2 : 3]);
+			}
 			if (fl & VC_SQF_PROMOTED)
 				vc_buf_addc(&b, '~');
 			if (fl & VC_SQF_DEAD)
@@ -710,6 +887,24 @@ static void kirby_death(struct vc_position *p, struct vc_undo *u)
 	}
 }
 
+/* Takes the piece on sq off the board, both squares of a two-square one,
+ * keeping them in the undo record. */
+static void capture_two(struct vc_position *p, struct vc_undo *u, int sq)
+{
+	int sqs[2] = { sq, -1 };
+	if (p->sqf[sq] & VC_SQF_LINKMASK)
+		sqs[1] = linked_square(p->v, sq, p->sqf[sq]);
+	for (int k = 0; k < 2 && sqs[k] >= 0; k++) {
+		if (u->nx < VC_NELEM(u->xsq)) {
+			u->xsq[u->nx] = (int16_t)sqs[k];
+			u->xold[u->nx][0] = p->board[sqs[k]];
+			u->xold[u->nx][1] = p->sqf[sqs[k]];
+			u->nx++;
+		}
+		vc_pos_remove(p, sqs[k]);
+	}
+}
+
 static int grow_undo(struct vc_position *p)
 {
 	int nc = p->capundo ? p->capundo * 2 : 64;
@@ -750,6 +945,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	u->hash = p->hash;
 	u->nreschg = 0;
 	u->nchg = 0;
+	u->nx = 0;
 	u->xsrc_flags = 0;
 	u->swapped = 0;
 
@@ -766,6 +962,35 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 		vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
 		if (v->types[m->piece].props & VC_P_PAWN)
 			p->halfmove = 0;
+	} else if (m->flags & VC_MF_WALL) {
+		/* a two-square piece: lifted off both squares, its new squares
+		 * emptied (each capture takes a whole two-square victim), then put
+		 * down, promoted if either new square is in its zone */
+		int a = m->from, b = m->from2, dest[2] = { m->to, m->to2 };
+		uint8_t code = p->board[a];
+		uint8_t keep = p->sqf[a] & (uint8_t)~VC_SQF_LINKMASK;
+		u->twoflags[0] = p->sqf[a];
+		u->twoflags[1] = p->sqf[b];
+		vc_pos_remove(p, a);
+		vc_pos_remove(p, b);
+		for (int k = 0; k < 2; k++)
+			if (p->board[dest[k]]) {
+				capture_two(p, u, dest[k]);
+				p->halfmove = 0;
+			}
+		if (m->promo) {
+			code = vc_code(m->promo - 1, side);
+			keep |= VC_SQF_PROMOTED;
+		}
+		int d = vc_link_dir(m->to2 % v->files - m->to % v->files,
+				    m->to2 / v->files - m->to / v->files);
+		vc_pos_put(p, m->to, code, (uint8_t)(keep | vc_link_flags(d)));
+		vc_pos_put(p, m->to2, code, (uint8_t)(keep | vc_link_flags(link_opposite(d))));
+		if (live)
+			for (int c = 0; c < 2; c++)
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[c][i] == m->to || p->castle[c][i] == m->to2)
+						p->castle[c][i] = -1;
 	} else if (m->flags & VC_MF_CASTLE) {
 		int ksq = m->from, rsq = m->aux;
 		uint8_t kc = p->board[ksq], rc = p->board[rsq];
@@ -793,6 +1018,15 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 			u->capflags = p->sqf[capsq];
 			u->capsq = (int16_t)capsq;
 			vc_pos_remove(p, capsq);
+			if (u->capflags & VC_SQF_LINKMASK) {
+				/* a two-square piece taken through one square: the other too */
+				int o = linked_square(v, capsq, u->capflags);
+				u->xsq[0] = (int16_t)o;
+				u->xold[0][0] = p->board[o];
+				u->xold[0][1] = p->sqf[o];
+				u->nx = 1;
+				vc_pos_remove(p, o);
+			}
 			p->halfmove = 0;
 			int ct = vc_code_type(u->captured);
 			if (v->rules & VC_R_CAPTURE_TO_HAND) {
@@ -821,6 +1055,10 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 				u->xsrc_flags = p->sqf[m->aux];
 				vc_pos_remove(p, m->aux);
 				vc_pos_put(p, m->aux, vc_code(pawn, side), 0);
+				/* a castling partner that leaves its square loses its right */
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[side][i] == m->aux)
+						p->castle[side][i] = -1;
 			} else if (m->aux == -2) {
 				res_add(p, u, side, 0, pt, -1);
 				res_add(p, u, side, 0, pawn, 1);
@@ -905,6 +1143,14 @@ void vc_pos_unmake(struct vc_position *p)
 	if (m->flags & VC_MF_NULL) {
 	} else if (m->flags & VC_MF_DROP) {
 		vc_pos_remove(p, m->to);
+	} else if (m->flags & VC_MF_WALL) {
+		uint8_t code = vc_code(m->piece, side);
+		vc_pos_remove(p, m->to);
+		vc_pos_remove(p, m->to2);
+		for (int i = u->nx - 1; i >= 0; i--)
+			vc_pos_put(p, u->xsq[i], u->xold[i][0], u->xold[i][1]);
+		vc_pos_put(p, m->from, code, u->twoflags[0]);
+		vc_pos_put(p, m->from2, code, u->twoflags[1]);
 	} else if (m->flags & VC_MF_CASTLE) {
 		uint8_t kc = p->board[m->to], rc = p->board[m->to2];
 		uint8_t kf = p->sqf[m->to], rf = p->sqf[m->to2];
@@ -925,8 +1171,12 @@ void vc_pos_unmake(struct vc_position *p)
 		}
 		move_piece(p, m->to, m->from);
 		p->sqf[m->from] = u->movedflags;
-		if (u->captured)
+		if (u->captured) {
 			vc_pos_put(p, u->capsq, u->captured, u->capflags);
+			/* the other square of a two-square piece taken */
+			for (int i = u->nx - 1; i >= 0; i--)
+				vc_pos_put(p, u->xsq[i], u->xold[i][0], u->xold[i][1]);
+		}
 	}
 	for (int i = u->nreschg - 1; i >= 0; i--)
 		p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] =
@@ -948,8 +1198,8 @@ static void swap_halves(struct vc_position *p)
 {
 	const struct vc_variant *v = p->v;
 	int half = v->files / 2;
-	uint8_t nb[VC_MAXSQ], nf[VC_MAXSQ];
-	int map[VC_MAXSQ];
+	uint8_t nb[VC_MAXSQ] = { 0 }, nf[VC_MAXSQ] = { 0 };
+	int map[VC_MAXSQ] = { 0 };
 	for (int sq = 0; sq < v->nsq; sq++) {
 		int f = sq % v->files, r = sq / v->files;
 		map[sq] = vc_sq(v->files, (f + half) % v->files, r);

@@ -58,6 +58,10 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->trieend[k][s]);
 		}
 	free(v->zobrist);
+	free(v->zob_link);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->twovec[s][t]);
 	free(v->lines[0]);
 	free(v->lines[1]);
 	free(v);
@@ -275,7 +279,7 @@ static int atom_vectors(const struct vc_atom *a, int side, int8_t out[8][2])
 
 /* A path under construction: squares with flags. */
 struct path {
-	int16_t sq[1024];
+	int16_t sq[4 * VC_MAXSQ + 1]; /* a reflecting ray visits each state at most once */
 	int n;
 };
 
@@ -611,7 +615,9 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 		for (int t = 0; t < v->ntypes; t++) {
 			const struct vc_ptype *pt = &v->types[t];
 			for (int o = 0; o < v->nsq; o++) {
-				if ((pt->props & VC_P_IMMOBILE) || pt->natoms == 0) {
+				/* two-square pieces move as bodies (vc_gen_two), not along
+				 * paths, and their attacks are not in the tries */
+				if ((pt->props & (VC_P_IMMOBILE | VC_P_TWOSQUARE)) || pt->natoms == 0) {
 					v->pathoff[s][t][o] = 0;
 					continue;
 				}
@@ -646,7 +652,9 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 				for (int i = 0; i < np; i++) {
 					int len = q[0], modes = q[1];
 					const int16_t *sqs = q + 2;
-					int16_t seq[1024];
+					int16_t seq[VC_TRIE_MAXLEN + 1];
+					if (len > VC_TRIE_MAXLEN)
+						v->walk_types |= 1ULL << t;
 					for (int j = 0; j < len; j++) {
 						int e = sqs[j];
 						int sq = e & VC_PS_SQMASK;
@@ -655,7 +663,7 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 								v->dedupe[t] = 1;
 							seen[sq] = stamp;
 						}
-						if (e & VC_PS_TRANSIT)
+						if ((e & VC_PS_TRANSIT) || (v->walk_types >> t & 1))
 							continue;
 						/* reverse sequence: squares before j (but o), then o */
 						/* each square once: a reflecting path may cross
@@ -737,11 +745,66 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 			for (int r = 0; r < VC_MAXRES; r++)
 				for (int t = 0; t < VC_MAXT; t++)
 					v->zob_res[s][r][t] = splitmix(&seed);
+		/* drawn last, so that the keys above are those of every earlier
+		 * version: hashes of variants without walls do not change */
+		v->zob_link = malloc((size_t)v->nsq * 8 * sizeof(uint64_t));
+		if (!v->zob_link)
+			goto oom;
+		for (int i = 0; i < v->nsq * 8; i++)
+			v->zob_link[i] = splitmix(&seed);
 	}
-	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON)) != 0;
-	for (int t = 0; t < v->ntypes; t++)
-		if (v->types[t].props & VC_P_TWOSQUARE)
-			v->has_complex = 1;
+	/* two-square pieces: the translations of their leaps and rides */
+	v->two_types = v->two_odd = 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		if (!(pt->props & VC_P_TWOSQUARE) || (pt->props & VC_P_IMMOBILE))
+			continue;
+		v->two_types |= 1ULL << t;
+		for (int s = 0; s < 2; s++) {
+			struct vc_twovec *tv = calloc((size_t)pt->natoms * 8 + 1, sizeof *tv);
+			int n = 0;
+			if (!tv)
+				goto oom;
+			for (int a = 0; a < pt->natoms; a++) {
+				const struct vc_atom *at = &pt->atoms[a];
+				int8_t vec[8][2];
+				if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
+					continue; /* refused by the loader */
+				int nv = atom_vectors(at, s, vec);
+				for (int i = 0; i < nv; i++) {
+					int range = at->kind == VC_A_LEAP ? 1 : at->range, k;
+					for (k = 0; k < n; k++)
+						if (tv[k].dx == vec[i][0] && tv[k].dy == vec[i][1])
+							break;
+					if (k == n) {
+						tv[n].dx = vec[i][0];
+						tv[n].dy = vec[i][1];
+						tv[n].range = (uint8_t)range;
+						tv[n].min = at->kind == VC_A_LEAP ? 1 : at->min;
+						tv[n].modes = at->modes;
+						n++;
+					} else {
+						/* one vector from two movements: the longer range */
+						if (tv[k].range && (!range || range > tv[k].range))
+							tv[k].range = (uint8_t)range;
+						if (at->min < tv[k].min)
+							tv[k].min = at->min;
+						tv[k].modes |= at->modes;
+					}
+				}
+			}
+			for (int k = 0; k < n; k++)
+				if (tv[k].dx && tv[k].dy && tv[k].dx != tv[k].dy && tv[k].dx != -tv[k].dy)
+					v->two_odd |= 1ULL << t;
+			v->twovec[s][t] = tv;
+			v->ntwovec[s][t] = (uint8_t)n;
+		}
+	}
+	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON)) != 0 ||
+			 v->walk_types != 0;
+	/* two-square pieces need no test of every move: see movegen.c's
+	 * find_pins and needs_test */
+	v->attacks_off_tries = v->walk_types || v->two_types;
 	rc = 0;
 	goto done;
 oom:

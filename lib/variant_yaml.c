@@ -86,6 +86,17 @@ static void err_line(struct ld *l, long line, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void err_at_atom(struct ld *l, const struct vc_atom *a, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_at_atom(struct ld *l, const struct vc_atom *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_at(l, a->line, a->col, fmt, ap);
+	va_end(ap);
+}
+
 static int errcmp(const void *a, const void *b)
 {
 	const struct lderr *x = a, *y = b;
@@ -734,6 +745,70 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 	}
 }
 
+/* Two-square pieces (walls): what the C mechanics support.  They move by
+ * leaps and rides (rigid translations) and by the turns their properties
+ * give; they cannot be royal, dropped, promoted to by choice, castled
+ * with, or split by a board transformation, and they promote only into
+ * another two-square piece (and a one-square piece only into a one-square
+ * one). */
+static void check_two_square(struct ld *l)
+{
+	struct vc_variant *v = l->v;
+	uint64_t two = 0;
+	for (int t = 0; t < v->ntypes; t++)
+		if (v->types[t].props & VC_P_TWOSQUARE)
+			two |= 1ULL << t;
+	for (int t = 0; t < v->ntypes; t++) {
+		struct vc_ptype *pt = &v->types[t];
+		int is_two = (two >> t & 1) != 0;
+		if ((pt->props & VC_P_DIAGSTANCE) && !is_two)
+			err_line(l, pt->line, "'diagonal-stance' needs 'two-square'");
+		if (!is_two) {
+			if (pt->promo_choices & two)
+				err_line(l, pt->line,
+					 "'%s' stands on one square and cannot promote to a two-square "
+					 "piece",
+					 pt->name);
+			if (pt->auto_to >= 0 && (two >> pt->auto_to & 1))
+				err_line(l, pt->line,
+					 "'%s' stands on one square and cannot promote to a two-square piece",
+					 pt->name);
+			continue;
+		}
+		if (pt->props & (VC_P_ROYAL | VC_P_PAWN | VC_P_BECOMES_VICTIM))
+			err_line(l, pt->line,
+				 "a two-square piece cannot be royal, a pawn or become its victim");
+		for (int a = 0; a < pt->natoms; a++) {
+			const struct vc_atom *at = &pt->atoms[a];
+			if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
+				err_at_atom(l, at, "'%s' is a two-square piece: it moves by leap and ride only",
+					    pt->name);
+			else if (at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
+				err_at_atom(l, at, "'%s' is a two-square piece: no en passant", pt->name);
+			else if (at->from_ranks)
+				err_at_atom(l, at, "'%s' is a two-square piece: no 'from-rank'", pt->name);
+		}
+		if (pt->promo_ranks || pt->promo_choices)
+			err_line(l, pt->line, "a two-square piece promotes only by 'promotes-to'");
+		if (pt->auto_to >= 0 && !(two >> pt->auto_to & 1))
+			err_line(l, pt->line,
+				 "'%s' is a two-square piece and can promote only to another one",
+				 pt->name);
+	}
+	if (!two)
+		return;
+	for (int i = 0; i < v->ncastle; i++)
+		if (v->castle[i].becomes >= 0 && (two >> v->castle[i].becomes & 1))
+			err(l, l->castle_becomes[i], "a castling partner cannot become a two-square piece");
+	if (v->castle_partners & two)
+		err(l, l->partners, "a two-square piece cannot be a castling partner");
+	if (v->rules & (VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_XPROMO |
+			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE))
+		err_line(l, v->types[__builtin_ctzll(two)].line,
+			 "two-square pieces cannot be used with drops, reserves of captured pieces, "
+			 "promotion by exchange, self-capture or swapping halves");
+}
+
 struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
 					 size_t len)
 {
@@ -782,14 +857,18 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 			const char *s = scalar(val);
 			if (!s || !*s)
 				err(l, val, "'name' must be a string");
-			else
+			else {
+				free(v->name); /* a key given twice: the last one counts */
 				v->name = vc_strdup(s);
+			}
 		} else if (!strcmp(key, "title")) {
 			const char *s = scalar(val);
 			if (!s)
 				err(l, val, "'title' must be a string");
-			else
+			else {
+				free(v->title);
 				v->title = vc_strdup(s);
+			}
 		} else if (!strcmp(key, "aliases")) {
 			if (!is_seq(l, val, "aliases"))
 				continue;
@@ -908,6 +987,7 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 					v->castle_partners |= 1ULL << t;
 			}
 	}
+	check_two_square(l);
 	if (reserves && is_seq(l, reserves, "reserves")) {
 		for (yaml_node_item_t *it = reserves->data.sequence.items.start;
 		     it < reserves->data.sequence.items.top; it++) {

@@ -50,8 +50,53 @@ static inline int vc_code_color(uint8_t c) { return c & 3; }
 /* square flags kept beside the board */
 #define VC_SQF_PROMOTED 0x01 /* a promoted piece (crazyhouse: back to a pawn when taken) */
 #define VC_SQF_DEAD 0x02     /* a dead Kirby: frozen for the rest of the game */
-#define VC_SQF_LINKMASK 0x70 /* two-square piece: direction (1..8) to its other square */
+#define VC_SQF_LINKMASK 0xf0 /* two-square piece: direction (1..8) to its other square */
 #define VC_SQF_LINKSHIFT 4
+/* link directions of a two-square piece: from a square to its partner,
+ * 1 N (towards Black), 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW; 0 none.
+ * The renderer reads these bits. */
+#define VC_LINK_N 1
+#define VC_LINK_NE 2
+#define VC_LINK_E 3
+#define VC_LINK_SE 4
+#define VC_LINK_S 5
+#define VC_LINK_SW 6
+#define VC_LINK_W 7
+#define VC_LINK_NW 8
+
+/* ---- two-square pieces ----
+ * Both squares of a two-square piece (a wall) hold its board code; each
+ * square's link bits give the direction to the other: 1 north (towards
+ * Black), 2 north-east, 3 east, 4 south-east, 5 south, 6 south-west, 7 west,
+ * 8 north-west.  The square with the lower index is the piece's anchor: its
+ * direction is 1, 2, 3 or 8.  Both squares are in the piece lists; moves
+ * are generated from the anchor only; the anchors of each side are also
+ * kept in vc_position.two[] for attack tests.  Flags other than the link
+ * bits are the same on both squares. */
+static inline int vc_link_dx(int d)
+{
+	static const int8_t x[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+	return x[d >= 0 && d <= 8 ? d : 0];
+}
+static inline int vc_link_dy(int d)
+{
+	static const int8_t y[9] = { 0, 1, 1, 0, -1, -1, -1, 0, 1 };
+	return y[d >= 0 && d <= 8 ? d : 0];
+}
+static inline int vc_link_of(uint8_t flags) { return (flags & VC_SQF_LINKMASK) >> VC_SQF_LINKSHIFT; }
+/* the direction (1..8) of a unit vector, 0 if (dx, dy) is none */
+static inline int vc_link_dir(int dx, int dy)
+{
+	static const int8_t d[3][3] = { { 6, 7, 8 }, { 5, 0, 1 }, { 4, 3, 2 } }; /* [dx+1][dy+1] */
+	return dx < -1 || dx > 1 || dy < -1 || dy > 1 ? 0 : d[dx + 1][dy + 1];
+}
+static inline uint8_t vc_link_flags(int dir) { return (uint8_t)(dir << VC_SQF_LINKSHIFT); }
+static inline int vc_link_is_anchor(uint8_t flags)
+{
+	int d = vc_link_of(flags);
+	return d == VC_LINK_N || d == VC_LINK_NE || d == VC_LINK_E || d == VC_LINK_NW;
+}
+#define VC_MAXTWO 32 /* two-square pieces of one side on the board */
 
 /* ---- movement atoms ---- */
 enum vc_atom_kind { VC_A_LEAP, VC_A_RIDE, VC_A_BENT, VC_A_ZIGZAG, VC_A_REFLECT };
@@ -179,6 +224,9 @@ struct vc_variant {
 	int16_t *paths;
 	size_t npaths;
 	uint8_t dedupe[VC_MAXT];  /* type may reach one square by two paths */
+	/* types with paths too long to invert into the tries (a reflecting ray
+	 * on a big board): their attacks are found by walking their paths */
+	uint64_t walk_types;
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
 	int32_t *trieend[2][2];
@@ -187,7 +235,18 @@ struct vc_variant {
 	uint64_t *zobrist;        /* [(code) * nsq + sq] */
 	uint64_t zob_side, zob_castle[2][VC_MAXCASTLE], zob_ep[VC_MAXSQ];
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
+	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	int has_complex;          /* any mechanic that needs every move tested */
+	/* two-square pieces: their types, and per side and type the
+	 * translations of their movements (a leap is a ride of range 1) */
+	uint64_t two_types;
+	struct vc_twovec {
+		int8_t dx, dy;
+		uint8_t range, min, modes;
+	} *twovec[2][VC_MAXT];
+	uint8_t ntwovec[2][VC_MAXT];
+	uint64_t two_odd; /* types with translations neither orthogonal nor diagonal */
+	int attacks_off_tries; /* walk_types or two_types: vc_attacked looks further */
 	/* lines[side][k]: squares whose piece, moving away, may uncover an
 	 * attack of the other side on a royal piece standing on k */
 	uint64_t *lines[2];
@@ -205,6 +264,7 @@ struct vc_variant {
 #define VC_PS_TRANSIT 0x4000
 #define VC_PS_SELF 0x2000
 #define VC_PS_SQMASK 0x03ff
+#define VC_TRIE_MAXLEN 64 /* longer paths are walked, not inverted */
 
 static inline int vc_bit_test(const uint64_t *set, int sq) { return (int)((set[sq >> 6] >> (sq & 63)) & 1); }
 static inline void vc_bit_set(uint64_t *set, int sq) { set[sq >> 6] |= 1ULL << (sq & 63); }
@@ -239,6 +299,13 @@ struct vc_undo {
 	int16_t chgsq[16];
 	uint8_t chgold[16][2];
 	uint8_t nchg;
+	/* two-square pieces: squares emptied by a capture besides capsq (the
+	 * other square of a captured wall, the captures of a wall's move):
+	 * square, code, flags; put back by unmake in reverse order */
+	uint8_t nx;
+	int16_t xsq[4];
+	uint8_t xold[4][2];
+	uint8_t twoflags[2]; /* a moving two-square piece's flags on from, from2 */
 };
 
 struct vc_position {
@@ -257,6 +324,9 @@ struct vc_position {
 	int16_t plist[3][VC_MAXPL];
 	int16_t npl[3];
 	int16_t pidx[VC_MAXSQ];
+	/* anchors of the two-square pieces of each side */
+	int16_t two[2][VC_MAXTWO];
+	uint8_t ntwo[2];
 	uint8_t board[VC_MAXSQ];
 	uint8_t sqf[VC_MAXSQ];
 	/* undo stack */
@@ -273,6 +343,16 @@ int vc_pos_make(struct vc_position *p, const vc_move *m);
 void vc_pos_unmake(struct vc_position *p);
 
 /* movegen.c */
+/* The other square of the two-square piece on sq (which must be one). */
+static inline int vc_partner(const struct vc_position *p, int sq)
+{
+	int d = vc_link_of(p->sqf[sq]);
+	return sq + vc_link_dx(d) + vc_link_dy(d) * p->v->files;
+}
+/* Does the two-square piece anchored on a have a move one of whose new
+ * squares is target (target >= 0)?  With target -1 and out != NULL, writes
+ * its pseudo-legal moves to out and returns their count. */
+int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out);
 int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
 /* Does the side to move have a legal move?  (stops at the first) */

@@ -445,6 +445,51 @@ else
 	fi
 fi
 
+# ---- Io Chess: perft, and validating 1,000 random games (no peer plays Io Chess) ------------
+io_perft() { # io_perft LABEL NAME DEPTH COUNT [FEN]
+	local label=$1 name=$2 depth=$3 want=$4 fen=${5:-}
+	if [ $have_perft = 0 ]; then
+		skip_row "$label" "skipped: $VPERFT not built"
+		return
+	elif ! "$VPERFT" --variant io-chess 1 >/dev/null 2>&1; then
+		skip_row "$label" "skipped: variant not built"
+		return
+	fi
+	if [ -n "$fen" ]; then
+		def "$name" "$VPERFT" --variant io-chess --fen "$fen" "$depth"
+	else
+		def "$name" "$VPERFT" --variant io-chess "$depth"
+	fi
+	measure "$name"
+	check_counts "$label" "$want" "$name"
+	[ -n "${T[$name]:-}" ] && R="$R; $(awk -v n="$want" -v t="${T[$name]}" \
+		'BEGIN{ if (t>0) printf "%.1fM nodes/s", n/t/1e6 }')"
+	row "$label" "$name" "(none)" "" "$R"
+}
+io_perft "perft io-chess start d3" vio3 3 2329095
+# a middle game whose walls stand near both kings: every move is tested
+io_perft "perft io-chess walls d3" viom 3 6716894 \
+	'grs(cn)2bk1b1n1srg/2n1(nn)3w>=6/(sc)3p3p1p5/1w|7(sc)1(NN)1(MN)~2/1=1q1p10/1p1pB1pp3p1p1(cn)/2p6p4pp/p11p3/5P5P4/6P8P/P1PPP7P3/16/8P1S5/1P1S1(SC)1P1P1(CN)1PPW|/W>=7KG(SC)3=/GR1(CN)N2Q1(mn)~1N2R1 w - - 2 36'
+
+# 1,000 seeded random games of 100 plies, written by the t_io test binary (make tests)
+label="validate io-chess 1000x100"
+TIO=
+for d in "$BUILD" "$ROOT/build"; do [ -x "$d/tests/t_io" ] && { TIO="$d/tests/t_io"; break; }; done
+if [ ! -x "$VVALID" ]; then
+	skip_row "$label" "skipped: $VVALID not built"
+elif [ -z "$TIO" ]; then
+	skip_row "$label" "skipped: no tests/t_io (make tests)"
+elif ! "$TIO" --games 1000 --plies 100 --seed 2024 >"$TMP/io-games.pgn" 2>/dev/null; then
+	skip_row "$label" "skipped: $TIO --games failed"
+else
+	def vio_games "$VVALID" --summary "$TMP/io-games.pgn"
+	measure vio_games
+	R=
+	vnote vio_games "$(games_of vio_games "$TMP/io-games.pgn")"
+	grep -q '^invalid 0$' "$TMP/vio_games.out" || R="$R; !!! some games invalid"
+	row "$label" vio_games "(none)" "" "$R"
+fi
+
 if [ ${#NOTES[@]} -gt 0 ]; then
 	echo
 	printf '%s\n' "${NOTES[@]}"
