@@ -601,6 +601,10 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		if (npseudo)
 			return fail(code, "move-castle", msg, n, "castling '%.*s' would leave the king in check",
 				    tl, text);
+		if (v->rules & VC_R_CASTLE_THROUGH_CHECK)
+			return fail(code, "move-castle", msg, n,
+				    "%s cannot castle %s now: the squares between are not empty",
+				    side_name(side), san->castle == 2 ? "long" : "short");
 		return fail(code, "move-castle", msg, n,
 			    "%s cannot castle %s now: the squares between are not empty, or the king is "
 			    "in check or would pass an attacked square",
@@ -758,8 +762,11 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
 					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
 		}
-		return fail(code, "move-ambiguous", msg, n, "%s %ss can reach %s: %s",
-			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several", pw, s1, list);
+		size_t pl = strlen(pw);
+		int ies = pl > 1 && pw[pl - 1] == 'y' && !strchr("aeiou", pw[pl - 2]);
+		return fail(code, "move-ambiguous", msg, n, "%s %.*s%s can reach %s: %s",
+			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several",
+			    (int)(ies ? pl - 1 : pl), pw, ies ? "ies" : "s", s1, list);
 	}
 	if (npseudo > 0)
 		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check%s", tl,
@@ -795,6 +802,28 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
 		return fail(code, "move-illegal", msg, n, "no %s can reach %s: it holds a piece of %s's own",
 			    pw, s1, side_name(side));
+	/* name the rule that stands in the way, where one does */
+	if (v->types[t].props & VC_P_IMMOBILE)
+		return fail(code, "move-illegal", msg, n, "a %s never moves", pw);
+	if (occ && (v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE)) {
+		char w2[40];
+		return fail(code, "move-illegal", msg, n, "the %s on %s can never be captured",
+			    piece_word(v, vc_code_type(occ), w2, sizeof w2), s1);
+	}
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		if (vc_code_type(p->board[sq]) == t && (p->sqf[sq] & VC_SQF_DEAD) &&
+		    (san->from_file < 0 || sq % v->files == san->from_file) &&
+		    (san->from_rank < 0 || sq / v->files == san->from_rank)) {
+			char s2[8];
+			vc_square_name(v, sq, s2);
+			return fail(code, "move-illegal", msg, n, "the %s on %s is dead and never moves",
+				    pw, s2);
+		}
+	}
+	if (!occ && san->capture_mark && (v->types[t].props & VC_P_PAWN) && !(v->rules & VC_R_EP))
+		return fail(code, "move-illegal", msg, n,
+			    "no %s can reach %s: this variant has no en passant", pw, s1);
 	if (san->from_sq >= 0 && (!p->board[san->from_sq] ||
 				  vc_code_color(p->board[san->from_sq]) != side)) {
 		char s2[8];
