@@ -29,10 +29,24 @@
  *    holding its right, everything between empty, and, unless the variant
  *    castles through check, the king neither attacked nor crossing an
  *    attacked square.  Drops come from reserve area 0.
+ *  - SC-Chess, as its rule text gives it
+ *    (../shared/rule-texts/002_9b66ee8ab609ed9a.txt), when the variant
+ *    switches on prisons and promotion by exchange: reserve area
+ *    0 is the airfield, area 1 the prison.  A captured enemy piece goes to
+ *    the captor's prison, a self-captured one to its owner's airfield; after
+ *    the move, while both prisons hold a piece of one kind, one of each goes
+ *    back to its owner's airfield.  A pawn that lands on its last rank must
+ *    trade places with one of its side's pieces other than a pawn or king:
+ *    one on the board not on that rank (one move per square), or a kind in
+ *    its airfield or in the enemy's prison (one move per kind); it goes
+ *    where that piece was (a board square, the airfield, the enemy's
+ *    prison).  With none, the pawn may not go there.  The pieces are looked
+ *    for once the move's capture is done (see NAIVE_READ_XSRC_BEFORE).  A
+ *    board piece that trades places has moved: a castling right on its
+ *    square is lost.
  *  - Not modelled (the tests that use this file do not need them): two-square
- *    pieces, prisons and exchange, promotion by exchange, board swaps, Kirby
- *    death (dead pieces are read and stay frozen), vampires, castling with
- *    any partner.
+ *    pieces, board swaps, Kirby death (dead pieces are read and stay
+ *    frozen), vampires, castling with any partner.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,7 +365,9 @@ struct list {
 static int same_move(const struct naive_move *a, const struct naive_move *b)
 {
 	return a->kind == b->kind && a->piece == b->piece && a->promo == b->promo &&
-	       a->ff == b->ff && a->fr == b->fr && a->tf == b->tf && a->tr == b->tr;
+	       a->ff == b->ff && a->fr == b->fr && a->tf == b->tf && a->tr == b->tr &&
+	       a->xsrc == b->xsrc &&
+	       (a->xsrc != NAIVE_X_BOARD || (a->xf == b->xf && a->xr == b->xr));
 }
 
 static void push(struct list *l, const struct naive_move *m)
@@ -366,11 +382,70 @@ static void push(struct list *l, const struct naive_move *m)
 	l->m[l->n++] = *m;
 }
 
+/* SC-Chess: the moves of a pawn landing on its last rank, one per piece it
+ * may trade places with; none when there is no such piece. */
+static void add_exchange_promotions(const struct naive_pos *p, struct list *l, struct naive_move *m)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[m->piece];
+	int side = p->side, them = side ^ 1;
+	int air[NAIVE_MAXT];
+	for (int t = 0; t < v->ntypes; t++)
+		air[t] = p->hand[side][t];
+	/* the square the move empties by capturing (en passant cannot land on
+	 * the last rank, but costs nothing to follow) */
+	int cf = m->tf, cr = m->tr;
+	if (m->kind == NAIVE_EP) {
+		cf = p->epvictim[0];
+		cr = p->epvictim[1];
+	}
+	const struct naive_sq *cap = &p->sq[cr][cf];
+	if (cap->type >= 0 && cap->color == side && !(p->reading & NAIVE_READ_XSRC_BEFORE))
+		air[cap->type]++; /* self-captured: in the airfield by now */
+	m->promo = -1;
+	for (int r = 0; r < p->ranks; r++)
+		for (int f = 0; f < p->files; f++) {
+			const struct naive_sq *s = &p->sq[r][f];
+			if (s->type < 0 || s->color != side || (f == cf && r == cr) ||
+			    (f == m->ff && r == m->fr))
+				continue;
+			if (v->types[s->type].props & (VC_P_PAWN | VC_P_ROYAL))
+				continue;
+			if (rank_in(pt->promo_ranks, rel_rank(p, side, r)))
+				continue; /* "except ... the pieces on the 8th rank" */
+			m->promo = s->type;
+			m->xsrc = NAIVE_X_BOARD;
+			m->xf = f;
+			m->xr = r;
+			push(l, m);
+		}
+	m->xf = m->xr = -1;
+	for (int t = 0; t < v->ntypes; t++) {
+		if (v->types[t].props & (VC_P_PAWN | VC_P_ROYAL))
+			continue;
+		m->promo = t;
+		if (air[t] > 0) {
+			m->xsrc = NAIVE_X_AIRFIELD;
+			push(l, m);
+		}
+		if (p->prison[them][t] > 0) {
+			m->xsrc = NAIVE_X_PRISON;
+			push(l, m);
+		}
+	}
+	m->xsrc = NAIVE_X_NONE;
+	m->promo = -1;
+}
+
 /* adds a move of a piece that lands on (tf, tr), with its promotions */
 static void add_landing(const struct naive_pos *p, struct list *l, struct naive_move *m)
 {
 	const struct vc_ptype *pt = &p->v->types[m->piece];
 	int rr = rel_rank(p, p->side, m->tr);
+	if (pt->promo_ranks && rank_in(pt->promo_ranks, rr) && (p->v->rules & VC_R_XPROMO)) {
+		add_exchange_promotions(p, l, m);
+		return;
+	}
 	if (pt->promo_ranks && rank_in(pt->promo_ranks, rr) && pt->promo_choices) {
 		for (int c = 0; c < 64; c++)
 			if ((pt->promo_choices >> c) & 1) {
@@ -410,6 +485,8 @@ static int visit_gen(struct walk *w, int tf, int tr)
 	m.tf = tf;
 	m.tr = tr;
 	m.pf = m.pr = m.ptf = m.ptr = m.right = -1;
+	m.xsrc = NAIVE_X_NONE;
+	m.xf = m.xr = -1;
 	if (s->type < 0) {
 		if (w->modes & VC_MODE_MOVE) {
 			if ((w->modes & VC_MODE_EPMAKE) && w->npath > 0) {
@@ -536,6 +613,8 @@ static void gen_castling(const struct naive_pos *p, struct list *l)
 		m.ptf = ptf;
 		m.ptr = kr;
 		m.right = i;
+		m.xsrc = NAIVE_X_NONE;
+		m.xf = m.xr = -1;
 		l->first = l->n;
 		push(l, &m);
 	}
@@ -548,7 +627,6 @@ static void gen_drops(const struct naive_pos *p, struct list *l)
 		if (p->hand[p->side][t] <= 0)
 			continue;
 		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
-		l->first = l->n;
 		for (int r = 0; r < p->ranks; r++)
 			for (int f = 0; f < p->files; f++) {
 				if (p->sq[r][f].type >= 0)
@@ -565,6 +643,9 @@ static void gen_drops(const struct naive_pos *p, struct list *l)
 				m.tf = f;
 				m.tr = r;
 				m.pf = m.pr = m.ptf = m.ptr = m.right = -1;
+				m.xsrc = NAIVE_X_NONE;
+				m.xf = m.xr = -1;
+				l->first = l->n; /* one drop per square: nothing to merge */
 				push(l, &m);
 			}
 	}
@@ -651,12 +732,42 @@ void naive_make(const struct naive_pos *p, const struct naive_move *m, struct na
 			int ct = cap->promoted && v->pawn_type >= 0 ? v->pawn_type : cap->type;
 			out->hand[side][ct]++;
 		}
+		if (cap->type >= 0 && (v->rules & VC_R_PRISON)) {
+			/* an enemy to the captor's prison; one's own to one's airfield */
+			if (cap->color == side)
+				out->hand[side][cap->type]++;
+			else
+				out->prison[side][cap->type]++;
+		}
 		clear(out, cf, cr);
 		clear(out, m->ff, m->fr);
-		if (m->promo >= 0)
+		if (m->xsrc != NAIVE_X_NONE) {
+			/* the pawn and the chosen piece trade places */
+			put(out, m->tf, m->tr, m->promo, side, 0);
+			if (m->xsrc == NAIVE_X_BOARD) {
+				put(out, m->xf, m->xr, mover.type, side, 0);
+				lose_rights_at(out, m->xf, m->xr);
+			} else if (m->xsrc == NAIVE_X_AIRFIELD) {
+				out->hand[side][m->promo]--;
+				out->hand[side][mover.type]++;
+			} else {
+				out->prison[side ^ 1][m->promo]--;
+				out->prison[side ^ 1][mover.type]++;
+			}
+		} else if (m->promo >= 0)
 			put(out, m->tf, m->tr, m->promo, side, 1);
 		else
 			put(out, m->tf, m->tr, mover.type, side, mover.promoted);
+		if (v->rules & VC_R_PRISON) {
+			/* prisoners of one kind on both sides go home, a pair at a time */
+			for (int t = 0; t < v->ntypes; t++)
+				while (out->prison[0][t] > 0 && out->prison[1][t] > 0) {
+					out->prison[0][t]--;
+					out->prison[1][t]--;
+					out->hand[0][t]++;
+					out->hand[1][t]++;
+				}
+		}
 		if (v->types[mover.type].props & VC_P_ROYAL)
 			lose_all_rights(out, side);
 		lose_rights_at(out, m->ff, m->fr);
@@ -755,8 +866,10 @@ int naive_set_fen(struct naive_pos *np, const struct vc_variant *v, const char *
 	np->epvictim[0] = p->epvictim >= 0 ? p->epvictim % v->files : -1;
 	np->epvictim[1] = p->epvictim >= 0 ? p->epvictim / v->files : -1;
 	for (int c = 0; c < 2; c++)
-		for (int t = 0; t < v->ntypes && t < NAIVE_MAXT; t++)
+		for (int t = 0; t < v->ntypes && t < NAIVE_MAXT; t++) {
 			np->hand[c][t] = v->nreserve > 0 ? p->res[c][0][t] : 0;
+			np->prison[c][t] = v->nreserve > 1 ? p->res[c][1][t] : 0;
+		}
 	rc = 0;
 out:
 	vc_position_free(p);
@@ -796,8 +909,89 @@ int naive_move_text(const struct naive_pos *p, const struct naive_move *m, char 
 		return snprintf(buf, n, "O:%s%s/%s%s", a, b, c, d);
 	default:
 		sq_text(m->ff, m->fr, a);
+		if (m->xsrc == NAIVE_X_BOARD)
+			sq_text(m->xf, m->xr, c);
+		if (m->xsrc != NAIVE_X_NONE)
+			return snprintf(buf, n, "%s%s=%s(%s)", a, b, v->types[m->promo].symbol,
+					m->xsrc == NAIVE_X_BOARD      ? c
+					: m->xsrc == NAIVE_X_AIRFIELD ? "air"
+								      : "prison");
 		if (m->promo >= 0)
 			return snprintf(buf, n, "%s%s=%s", a, b, v->types[m->promo].symbol);
 		return snprintf(buf, n, "%s%s", a, b);
 	}
+}
+
+/* ---- writing a state ---- */
+
+static size_t symbol_text(const struct vc_variant *v, int t, int color, char *b, size_t n)
+{
+	char sym[8];
+	size_t k = 0;
+	for (const char *c = v->types[t].symbol; *c && k < 7; c++)
+		sym[k++] = color == 1 ? (char)(*c | 0x20) : *c;
+	sym[k] = 0;
+	return (size_t)snprintf(b, n, k > 1 ? "(%s)" : "%s", sym);
+}
+
+int naive_state_text(const struct naive_pos *p, char *buf, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	char t[64];
+	size_t k = 0;
+#define ADD(...) (k += (size_t)snprintf(buf + k, k < n ? n - k : 0, __VA_ARGS__))
+	for (int r = p->ranks - 1; r >= 0; r--) {
+		for (int f = 0; f < p->files; f++) {
+			const struct naive_sq *s = &p->sq[r][f];
+			if (s->type < 0) {
+				ADD(".");
+				continue;
+			}
+			symbol_text(v, s->type, s->color, t, sizeof t);
+			ADD("%s%s%s", t, s->promoted ? "~" : "", s->dead ? "!" : "");
+		}
+		if (r)
+			ADD("/");
+	}
+	for (int area = 0; area < 2; area++) {
+		ADD(area ? " P:" : " A:");
+		for (int c = 0; c < 2; c++) {
+			ADD(c ? "b[" : "w[");
+			for (int ty = 0; ty < v->ntypes; ty++) {
+				int cnt = area ? p->prison[c][ty] : p->hand[c][ty];
+				if (cnt) {
+					symbol_text(v, ty, c, t, sizeof t);
+					ADD("%s%d", t, cnt);
+				}
+			}
+			ADD("]");
+		}
+	}
+	ADD(" side:%c castle:", p->side ? 'b' : 'w');
+	for (int c = 0; c < 2; c++) {
+		ADD(c ? "b[" : "w[");
+		for (int i = 0; i < v->ncastle; i++) {
+			if (p->castle[c][i][0] < 0)
+				ADD("%s-", i ? "," : "");
+			else {
+				sq_text(p->castle[c][i][0], p->castle[c][i][1], t);
+				ADD("%s%s", i ? "," : "", t);
+			}
+		}
+		ADD("]");
+	}
+	ADD(" ep:");
+	for (int i = 0; i < p->nep; i++) {
+		sq_text(p->ep[i][0], p->ep[i][1], t);
+		ADD("%s%s", i ? "," : "", t);
+	}
+	if (!p->nep)
+		ADD("-");
+	if (p->epvictim[0] >= 0) {
+		sq_text(p->epvictim[0], p->epvictim[1], t);
+		ADD(" victim:%s", t);
+	} else
+		ADD(" victim:-");
+#undef ADD
+	return (int)k;
 }
