@@ -660,7 +660,9 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			int sq = p->castle[c][i];
 			if (sq < 0)
 				continue;
-			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0)
+			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0 ||
+			    (v->castle_partners &&
+			     !(v->castle_partners >> vc_code_type(p->board[sq]) & 1)))
 				p->castle[c][i] = -1; /* a right without its pieces is void */
 		}
 	if (v->rules & VC_R_KIRBY_DEATH)
