@@ -565,9 +565,11 @@ void vc_replay_free(struct vc_replay *rp);
  * callback (vc_validator_set_move_fn). */
 vc_status vc_replay_run(struct vc_replay *rp, struct vc_validator *val, struct vc_game *g,
 			struct vc_game_stats *st);
-/* After vc_replay_run, about item i of the game: the canonical SAN of a
- * move that was replayed (long algebraic with long_form, if the options
- * asked for it), else NULL. */
+/* The answers below describe the game of the last vc_replay_run; their
+ * strings stay valid until the next one, the variant as long as the
+ * validator.  About item i of the game: the canonical SAN of a move that
+ * was replayed (long algebraic with long_form, if the options asked for
+ * it), else NULL. */
 const char *vc_replay_san(const struct vc_replay *rp, size_t item, int long_form);
 /* The move of item i: 1 when it was replayed (*m filled), else 0. */
 int vc_replay_move(const struct vc_replay *rp, size_t item, vc_move *m);
@@ -591,7 +593,8 @@ const char *vc_replay_fen_at(const struct vc_replay *rp, size_t k);
 enum vc_cev_type {
 	VC_CE_TAG,       /* item: tag index; text: the value */
 	VC_CE_ESCAPE,    /* an escape line, text without the '%' */
-	VC_CE_MOVE,      /* item: the game item; text: the move as the text writes it */
+	VC_CE_MOVE,      /* item: the game item; text: canonical SAN (long algebraic on
+			    request) when replayed, else as written; the suffix is the item's */
 	VC_CE_COMMENT,   /* text: normalised (see below) */
 	VC_CE_NAG,       /* item: the game item; nag */
 	VC_CE_VAR_START, /* '(' */
