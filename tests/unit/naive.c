@@ -785,6 +785,25 @@ void naive_make(const struct naive_pos *p, const struct naive_move *m, struct na
 	}
 	}
 	out->side = side ^ 1;
+	out->ply = p->ply + 1;
+	/* Schizochess: after every period-th ply the halves trade places,
+	 * file k to file k + files/2 (mod files); rights and targets go along */
+	if ((v->rules & VC_R_SWAP_HALVES) && out->ply > v->swap_offset &&
+	    (out->ply - v->swap_offset) % v->swap_period == 0) {
+		struct naive_pos tmp = *out;
+		int half = v->files / 2;
+		for (int r = 0; r < v->ranks; r++)
+			for (int f = 0; f < v->files; f++)
+				out->sq[r][(f + half) % v->files] = tmp.sq[r][f];
+		for (int c = 0; c < 2; c++)
+			for (int i = 0; i < NAIVE_MAXCASTLE; i++)
+				if (out->castle[c][i][0] >= 0)
+					out->castle[c][i][0] = (out->castle[c][i][0] + half) % v->files;
+		for (int i = 0; i < out->nep; i++)
+			out->ep[i][0] = (out->ep[i][0] + half) % v->files;
+		if (out->epvictim[0] >= 0)
+			out->epvictim[0] = (out->epvictim[0] + half) % v->files;
+	}
 }
 
 int naive_legal_moves(const struct naive_pos *p, struct naive_move *out)
@@ -842,6 +861,7 @@ int naive_set_fen(struct naive_pos *np, const struct vc_variant *v, const char *
 	np->files = v->files;
 	np->ranks = v->ranks;
 	np->side = vc_position_side(p);
+	np->ply = vc_position_ply(p);
 	for (int r = 0; r < v->ranks; r++)
 		for (int f = 0; f < v->files; f++) {
 			int sq = r * v->files + f, color = 0;

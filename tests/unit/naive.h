@@ -44,6 +44,7 @@ struct naive_pos {
 	 * type t of s's opponent that s holds */
 	int prison[2][NAIVE_MAXT];
 	int reading; /* NAIVE_READ_* */
+	long ply;    /* plies played since the start: for board swaps */
 };
 
 /* Readings where the rule text could leave a choice (SC-Chess).
