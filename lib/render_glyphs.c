@@ -180,24 +180,7 @@ static void put_label(struct vc_sink *out, const char *label, double cx, double 
 {
 	vc_sink_printf(out, "<text class=\"label\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.5g\">", cx,
 		       y, fs);
-	for (const char *s = label; *s; s++) {
-		switch (*s) {
-		case '<':
-			vc_sink_puts(out, "&lt;");
-			break;
-		case '>':
-			vc_sink_puts(out, "&gt;");
-			break;
-		case '&':
-			vc_sink_puts(out, "&amp;");
-			break;
-		case '"':
-			vc_sink_puts(out, "&quot;");
-			break;
-		default:
-			vc_sink_write(out, s, 1);
-		}
-	}
+	vc_svg_put_text(out, label);
 	vc_sink_puts(out, "</text>");
 }
 

@@ -106,7 +106,7 @@ static int utf8_len(const unsigned char *s)
 }
 
 /* Writes text escaped for XML; bytes XML cannot hold become '?'. */
-static void put_text(struct vc_sink *out, const char *text)
+void vc_svg_put_text(struct vc_sink *out, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)(text ? text : "");
 	while (*s) {
@@ -506,7 +506,7 @@ static void put_reserves(struct vc_sink *out, const struct view *w, const struct
 			vc_sink_printf(out,
 				       "<text class=\"reserve-label\" x=\"%.5g\" y=\"%.5g\">%s ",
 				       L->bx + 5, y + RES_LABEL - 5, s ? "Black" : "White");
-			put_text(out, v->reserve[a].name);
+			vc_svg_put_text(out, v->reserve[a].name);
 			if (!types_in(p, s, a))
 				vc_sink_puts(out, ": empty");
 			vc_sink_puts(out, "</text>\n");
@@ -569,7 +569,7 @@ static void put_title(struct vc_sink *out, const struct layout *L, const char *t
 		return;
 	vc_sink_printf(out, "<text class=\"title\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.4g\">", x,
 		       L->title_y, L->title_fs);
-	put_text(out, title);
+	vc_svg_put_text(out, title);
 	vc_sink_puts(out, "</text>\n");
 }
 
@@ -623,11 +623,11 @@ static void put_head(struct vc_sink *out, double w, double h, int size, const ch
 		       "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.5g %.5g\">\n",
 		       ceil(pw), ceil(ph), w, h);
 	vc_sink_puts(out, "<title>");
-	put_text(out, title);
+	vc_svg_put_text(out, title);
 	vc_sink_puts(out, "</title>\n");
 	if (desc) {
 		vc_sink_puts(out, "<desc>");
-		put_text(out, desc);
+		vc_svg_put_text(out, desc);
 		vc_sink_puts(out, "</desc>\n");
 	}
 	vc_sink_puts(out, default_style);
@@ -793,7 +793,7 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 		vc_sink_printf(out,
 			       "<text class=\"title\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.4g\">",
 			       PAD * 2, PAD + tfs * 1.1, tfs);
-		put_text(out, title);
+		vc_svg_put_text(out, title);
 		vc_sink_puts(out, "</text>\n");
 	}
 	for (int i = 0; i < n; i++) {

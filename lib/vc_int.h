@@ -385,6 +385,9 @@ int vc_vec_images(int x, int y, int8_t out[8][2]);
 /* Direction filter for a vector seen by a side. */
 int vc_vec_dir(int side, int y);
 
+/* render_svg.c: text escaped for XML (bytes XML cannot hold become '?') */
+void vc_svg_put_text(struct vc_sink *out, const char *text);
+
 /* notation.c: a move as written, parsed but not yet resolved */
 struct vc_san {
 	int castle;        /* 0, 1 short (O-O), 2 long (O-O-O) */
