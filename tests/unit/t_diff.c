@@ -1345,9 +1345,9 @@ VT_TEST(sc_chess_xsrc_after)
  * fifth ply.  The start to depth 4 (plies 1-4 never swap), and positions a
  * ply or a few before a swap (the move number says how many plies were
  * played, or a trailing "ply N"), so that the searches cross the swap.
- * The start to depth 5, the first swap inside, also agrees (4,735,783; too
- * slow for the naive generator on every run: tests/perft/schizochess.perft
- * keeps the count). */
+ * The start to depths 5 and 6, the first swap inside, also agree
+ * (4,735,783 and 110,862,142), too slow for the naive generator on every
+ * run: tests/perft/schizochess.perft keeps the counts. */
 VT_TEST(schizochess)
 {
 	struct vc_variant *v = load("schizochess");
