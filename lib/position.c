@@ -302,6 +302,19 @@ static int castle_partner_scan(const struct vc_position *p, int side, int right)
 	return -1;
 }
 
+/* Reads a whole number from lo to hi at *s and moves past it; 0 if there
+ * is none there or it is out of range (*s then stays). */
+static int read_count(const char **s, long lo, long hi, long *out)
+{
+	char *end;
+	long n = strtol(*s, &end, 10);
+	if (end == *s || n < lo || n > hi)
+		return 0;
+	*out = n;
+	*s = end;
+	return 1;
+}
+
 vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const char *fen)
 {
 	const struct vc_variant *v = out->v;
@@ -584,41 +597,35 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	}
 	while (*s == ' ')
 		s++;
+	long num;
 	if (*s) {
-		char *end;
-		long h = strtol(s, &end, 10);
-		if (end == s || h < 0 || h > 100000000) {
+		if (!read_count(&s, 0, 100000000, &num)) {
 			fen_err(ctx, fen, s, "half-move clock must be a number from 0 to 100000000");
 			goto bad;
 		}
-		p->halfmove = (int32_t)h;
-		s = end;
+		p->halfmove = (int32_t)num;
 	}
 	while (*s == ' ')
 		s++;
 	if (*s) {
-		char *end;
-		long fm = strtol(s, &end, 10);
-		if (end == s || fm < 1 || fm > 100000000) {
+		if (!read_count(&s, 1, 100000000, &num)) {
 			fen_err(ctx, fen, s, "move number must be a positive number");
 			goto bad;
 		}
-		p->fullmove = (int32_t)fm;
-		s = end;
+		p->fullmove = (int32_t)num;
 	}
 	p->ply = 2L * (p->fullmove - 1) + p->side;
 	while (*s == ' ')
 		s++;
 	/* optional "ply N": plies already played, for scheduled transformations */
 	if (!strncmp(s, "ply ", 4)) {
-		char *end;
-		long n = strtol(s + 4, &end, 10);
-		if (end == s + 4 || n < 0 || n > 1000000000) {
-			fen_err(ctx, fen, s, "'ply' needs a number from 0 to 1000000000");
+		const char *at = s;
+		s += 4;
+		if (!read_count(&s, 0, 1000000000, &num)) {
+			fen_err(ctx, fen, at, "'ply' needs a number from 0 to 1000000000");
 			goto bad;
 		}
-		p->ply = n;
-		s = end;
+		p->ply = num;
 		while (*s == ' ')
 			s++;
 	}
