@@ -769,15 +769,59 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
 }
 
-/* makes, tests, unmakes */
-static int test_move(struct vc_position *p, const vc_move *m)
+/* Can a move's legality be judged on the board alone?  When attacks are
+ * all in the tries and nothing but the mover and its victim changes (no
+ * swap, no exchange, no second piece moving, no piece dying or changing
+ * side), the squares after the move are the squares before it with 'from'
+ * emptied and 'to' holding one of the mover's pieces: the type standing on
+ * 'to' does not matter, since the mover's own pieces only block. */
+static inline int board_testable(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	return !v->has_complex && !v->attacks_off_tries && !(v->rules & VC_R_KIRBY_DEATH) &&
+	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
+			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
+	       m->to >= 0;
+}
+
+/* Is the side to move's royal piece attacked once m is played?  (The
+ * board is changed and put back; the position is otherwise untouched.) */
+static int board_leaves_check(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side, k = p->king[side];
+	uint8_t *b = p->board;
+	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
+	uint8_t old_to = b[m->to];
+	if (m->from >= 0)
+		b[m->from] = VC_EMPTY;
+	b[m->to] = mover;
+	if (m->from == k)
+		k = m->to;
+	int attacked = vc_attacked(p, k, side ^ 1);
+	b[m->to] = old_to;
+	if (m->from >= 0)
+		b[m->from] = mover;
+	return attacked;
+}
+
+int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 {
 	int side = p->side;
-	if (vc_pos_make(p, m) != 0)
+	if (p->king[side] < 0)
 		return 0;
-	int ok = !vc_in_check(p, side);
+	if (board_testable(p, m))
+		return board_leaves_check(p, m);
+	if (vc_pos_make(p, m) != 0)
+		return -1;
+	int bad = vc_in_check(p, side);
 	vc_pos_unmake(p);
-	return ok;
+	return bad;
+}
+
+/* is a pseudo-legal move legal? */
+static int test_move(struct vc_position *p, const vc_move *m)
+{
+	return vc_move_leaves_check(p, m) == 0;
 }
 
 int vc_move_legal(struct vc_position *p, const vc_move *m)
@@ -812,20 +856,33 @@ int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
 	return n;
 }
 
+/* Piece by piece, the royal piece first (the usual way out of a check),
+ * stopping at the first legal move. */
 int vc_has_legal_move(struct vc_position *p)
 {
 	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	int n = vc_gen_pseudo(p, buf);
-	if (p->king[p->side] < 0)
-		return n > 0;
+	int side = p->side, k = p->king[side];
+	if (k < 0)
+		return vc_gen_pseudo(p, buf) > 0;
 	struct pins pi;
 	find_pins(p, &pi);
-	/* moves that need no test first: one of them settles it */
-	for (int i = 0; i < n; i++)
-		if (!needs_test(p, &pi, &buf[i]))
-			return 1;
-	for (int i = 0; i < n; i++)
-		if (test_move(p, &buf[i]))
+	struct gen g = { p, buf, 0 };
+	for (int i = -1; i < p->npl[side]; i++) {
+		int from = i < 0 ? k : p->plist[side][i];
+		if (i >= 0 && from == k)
+			continue;
+		g.n = 0;
+		gen_piece(&g, from);
+		for (int j = 0; j < g.n; j++)
+			if (!needs_test(p, &pi, &buf[j]) || test_move(p, &buf[j]))
+				return 1;
+	}
+	g.n = 0;
+	gen_castling(&g);
+	if (p->v->rules & VC_R_DROPS)
+		gen_drops(&g);
+	for (int j = 0; j < g.n; j++)
+		if (!needs_test(p, &pi, &buf[j]) || test_move(p, &buf[j]))
 			return 1;
 	return 0;
 }

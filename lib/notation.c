@@ -103,8 +103,120 @@ static int symbol_prefix(const struct vc_variant *v, const char *s, int run)
 	return 0;
 }
 
+/* The fast path of vc_san_parse for the moves of nearly every game: an
+ * optional one-letter piece, then up to two squares with one-digit ranks
+ * (or a file or rank before the destination), 'x' ':' '-' anywhere between,
+ * a promotion as '=Q' or a letter glued on, and the marks.  It reads these
+ * exactly as the general reader below does and returns 1; anything else
+ * (castling, drops, walls, long symbols, file aliases, ranks past 9, any
+ * fault to report) returns 0 and is left to the general reader. */
+static int san_fast(const struct vc_variant *v, const char *t, size_t len, struct vc_san *m)
+{
+	int check = 0;
+	while (len > 0) {
+		char c = t[len - 1];
+		if (c == '#')
+			check = 2;
+		else if (c == '+') {
+			if (!check)
+				check = 1;
+		} else if (c != '!' && c != '?')
+			break;
+		len--;
+	}
+	if (len < 2 || v->any_file_alias)
+		return 0;
+	size_t i = 0;
+	int piece = -1, promo = -1, cap = 0;
+	if (t[0] >= 'A' && t[0] <= 'Z') {
+		piece = v->letter_type[t[0] - 'A'];
+		if (piece < 0 || (t[1] >= 'A' && t[1] <= 'Z') ||
+		    (v->types[piece].props & VC_P_TWOSQUARE))
+			return 0;
+		i = 1;
+	}
+	/* the rest, separators dropped: files as 'f', ranks as 'r' */
+	int val[6], nr = 0;
+	char kind[6];
+	for (; i < len; i++) {
+		char c = t[i];
+		if (c == 'x' || c == ':') {
+			cap = 1;
+		} else if (c == '-') {
+			continue;
+		} else if (c >= 'a' && c <= 'z') {
+			if (nr == 5 || c - 'a' >= v->files)
+				return 0;
+			kind[nr] = 'f';
+			val[nr++] = c - 'a';
+		} else if (c >= '1' && c <= '9') {
+			if (nr == 5 || c - '0' > v->ranks || (i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9'))
+				return 0;
+			kind[nr] = 'r';
+			val[nr++] = c - '1';
+		} else if (c == '=' && i + 2 == len && promo < 0) {
+			int u = t[i + 1] & ~0x20;
+			if (u < 'A' || u > 'Z' || v->letter_type[u - 'A'] < 0)
+				return 0;
+			promo = v->letter_type[u - 'A'];
+			break;
+		} else if (c >= 'A' && c <= 'Z' && i + 1 == len && promo < 0 && nr >= 2 &&
+			   kind[nr - 1] == 'r') {
+			if (v->letter_type[c - 'A'] < 0)
+				return 0;
+			promo = v->letter_type[c - 'A'];
+		} else {
+			return 0;
+		}
+	}
+	/* a glued lower-case promotion letter reads as a file: take it back */
+	if (promo < 0 && nr >= 3 && kind[nr - 1] == 'f' && kind[nr - 2] == 'r') {
+		int u = ('a' + val[nr - 1]) & ~0x20;
+		if (v->letter_type[u - 'A'] < 0)
+			return 0;
+		promo = v->letter_type[u - 'A'];
+		nr--;
+	}
+	if (nr < 2 || kind[nr - 1] != 'r' || kind[nr - 2] != 'f')
+		return 0;
+	int to = val[nr - 1] * v->files + val[nr - 2];
+	int from_file = -1, from_rank = -1, from_sq = -1;
+	if (nr == 3) {
+		if (kind[0] == 'f')
+			from_file = val[0];
+		else
+			from_rank = val[0];
+	} else if (nr == 4) {
+		if (kind[0] != 'f' || kind[1] != 'r')
+			return 0;
+		from_sq = val[1] * v->files + val[0];
+	} else if (nr != 2) {
+		return 0;
+	}
+	m->check = check;
+	m->piece = piece;
+	m->promo = promo;
+	m->capture_mark = cap;
+	m->to = to;
+	m->from_file = from_file;
+	m->from_rank = from_rank;
+	m->from_sq = from_sq;
+	return 1;
+}
+
 int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
 		 const char **code, char *msg, size_t n)
+{
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = -1;
+	if (san_fast(v, text, len, m))
+		return 0;
+	return vc_san_parse_general(v, text, len, m, code, msg, n);
+}
+
+int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
+			 struct vc_san *m, const char **code, char *msg, size_t n)
 {
 	char b[80];
 	memset(m, 0, sizeof *m);
@@ -334,14 +446,7 @@ static const char *piece_word(const struct vc_variant *v, int t, char *buf, size
 
 static int test_legal(struct vc_position *p, const vc_move *m)
 {
-	int side = p->side;
-	if (p->king[side] < 0)
-		return 1;
-	if (vc_pos_make(p, m) != 0)
-		return 0;
-	int ok = !vc_in_check(p, side);
-	vc_pos_unmake(p);
-	return ok;
+	return vc_move_leaves_check(p, m) == 0;
 }
 
 static const char *side_name(int side) { return side == VC_WHITE ? "White" : "Black"; }

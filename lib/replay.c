@@ -541,11 +541,9 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			continue;
 		}
 		if (untested && vc_move_may_expose(p, &m, cur_check)) {
-			int side = p->side;
-			if (vc_pos_make(p, &m) != 0)
+			int bad = vc_move_leaves_check(p, &m);
+			if (bad < 0)
 				return VC_FATAL;
-			int bad = vc_in_check(p, side);
-			vc_pos_unmake(p);
 			if (bad && !cur_check && !vc_has_legal_move(p)) {
 				gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
 				      "the game already ended in stalemate");

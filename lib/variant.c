@@ -800,6 +800,16 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 			v->ntwovec[s][t] = (uint8_t)n;
 		}
 	}
+	/* the symbol table of the move reader's fast path (notation.c) */
+	memset(v->letter_type, -1, sizeof v->letter_type);
+	for (int t = v->ntypes - 1; t >= 0; t--) {
+		int c = v->types[t].symbol[0]; /* as vc_type_by_symbol matches one letter */
+		if (v->types[t].symbol[1] == 0 && c >= 'A' && c <= 'Z')
+			v->letter_type[c - 'A'] = (int8_t)t;
+	}
+	v->any_file_alias = 0;
+	for (int f = 0; f < v->files; f++)
+		v->any_file_alias |= v->file_alias[f] != 0;
 	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON)) != 0 ||
 			 v->walk_types != 0;
 	/* two-square pieces need no test of every move: see movegen.c's

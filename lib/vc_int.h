@@ -255,6 +255,8 @@ struct vc_variant {
 	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
 	char drop_mark;     /* '@' or '*' */
 	int castle_zero;    /* castling written 0-0 rather than O-O */
+	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
+	int any_file_alias;     /* some file has an alias letter */
 };
 
 /* path encoding in vc_variant.paths at pathoff[side][type][sq]:
@@ -362,6 +364,9 @@ int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
 /* Legal moves into out; returns count. */
 int vc_gen_legal(struct vc_position *p, vc_move *out);
+/* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
+ * 0 no, -1 when the move cannot be made (out of memory). */
+int vc_move_leaves_check(struct vc_position *p, const vc_move *m);
 /* Is a pseudo-legal move legal? (makes and unmakes) */
 int vc_move_legal(struct vc_position *p, const vc_move *m);
 /* Origins of side's pieces whose type is in mask that reach target
@@ -406,6 +411,10 @@ struct vc_san {
  * *code). */
 int vc_san_parse(const struct vc_variant *v, const char *s, size_t len, struct vc_san *out,
 		 const char **code, char *msg, size_t n);
+/* The same without the fast path for common shapes: the reference that the
+ * fast path must agree with (tests compare them). */
+int vc_san_parse_general(const struct vc_variant *v, const char *s, size_t len,
+			 struct vc_san *out, const char **code, char *msg, size_t n);
 /* Finds the one legal move that a parsed move means.  Returns 0, or -1 with
  * a message and a code.  When untested is not NULL and only one move fits,
  * its legality is left to the caller (who makes it anyway): *untested = 1. */

@@ -206,6 +206,57 @@ VT_TEST(san_roundtrips)
 	vc_variant_free(f);
 }
 
+/* The move reader's fast path reads every text exactly as the general
+ * reader does: random texts over the characters moves are made of, on an
+ * 8x8 board with one-letter pieces, a 10x10 board with long symbols, and
+ * crazyhouse (drops).  Both results are compared in full. */
+static void san_fast_agrees(const struct vc_variant *v, unsigned seed)
+{
+	static const char alpha[] = "abcdefghijxyzKQRBNPOCGSWq0123456789=+#!?x:-@* ()";
+	char text[12], msg1[256], msg2[256];
+	int bad = 0, fast_shapes = 0;
+	for (int i = 0; i < 200000 && bad < 5; i++) {
+		seed = seed * 1103515245u + 12345u;
+		int len = 1 + (int)(seed >> 16) % 9;
+		for (int k = 0; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 16;
+			/* mostly the characters of common moves */
+			text[k] = r % 4 ? "abcdefgh12345678xNBRQK=+#"[r / 4 % 25] : alpha[r / 4 % (sizeof alpha - 1)];
+		}
+		text[len] = 0;
+		struct vc_san a, b;
+		const char *ca = NULL, *cb = NULL;
+		msg1[0] = msg2[0] = 0;
+		int ra = vc_san_parse(v, text, (size_t)len, &a, &ca, msg1, sizeof msg1);
+		int rb = vc_san_parse_general(v, text, (size_t)len, &b, &cb, msg2, sizeof msg2);
+		fast_shapes += ra == 0;
+		if (ra != rb || (ra == 0 && memcmp(&a, &b, sizeof a)) || (ra && strcmp(msg1, msg2))) {
+			VT_FAIL_AT(__FILE__, __LINE__, "'%s' in %s: fast %d (%s), general %d (%s)", text,
+				   vc_variant_name(v), ra, msg1, rb, msg2);
+			bad++;
+		}
+	}
+	VT_CHECK(fast_shapes > 1000); /* the comparison saw real moves */
+}
+
+VT_TEST(san_fast_path)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	static const char *names[] = { "chess", "crazyhouse", "sc-chess", "sico-3", "io" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, names[i]);
+		VT_CHECK(v != NULL);
+		if (v)
+			san_fast_agrees(v, 7u + (unsigned)i);
+		vc_variant_free(v);
+	}
+	struct vc_variant *f = fairy();
+	san_fast_agrees(f, 99u);
+	vc_variant_free(f);
+	vc_ctx_free(ctx);
+}
+
 /* reads one move in a position: returns the error message or "" */
 static const char *read_move(const struct vc_variant *v, const char *fen, const char *text,
 			     char *coord)
@@ -369,5 +420,5 @@ VT_TEST(diagram_errors)
 }
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
-	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(move_forms),
+	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(diagram_errors))
