@@ -21,6 +21,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -508,8 +509,10 @@ static int may_hold_record(const char *t, size_t n)
 		size_t left = (size_t)(end - p);
 		if (left < 4 || p[1] != '%')
 			continue;
-		if ((p[2] == 'b' && p[3] == 'y') || (left >= 6 && !memcmp(p + 2, "draw", 4)) ||
-		    (left >= 9 && !memcmp(p + 2, "comment", 7)))
+		/* [%clk and [%eval, the usual ones, fail on their first letters */
+		if ((p[2] == 'b' && p[3] == 'y') ||
+		    (p[2] == 'd' && p[3] == 'r' && left >= 6 && !memcmp(p + 2, "draw", 4)) ||
+		    (p[2] == 'c' && p[3] == 'o' && left >= 9 && !memcmp(p + 2, "comment", 7)))
 			return 1;
 	}
 	return 0;
@@ -529,10 +532,29 @@ int vc_annot_read(struct vc_annot *a, const struct vc_game *g)
 		a->author = na;
 		a->capauthor = nitems;
 	}
+	read_tag(a, g);
+	/* the game as read holds every comment: when it holds no record
+	 * command at all, as nearly every game does not, nothing is to do */
+	size_t rawlen;
+	const char *raw = vc_game_raw(g, &rawlen);
+	int all_raw = raw && rawlen;
+	for (size_t i = 0; i < nitems && all_raw; i++) {
+		const struct vc_item *it = vc_game_item(g, i);
+		/* (a comment added after reading lies elsewhere) */
+		uintptr_t t = (uintptr_t)it->text, r0 = (uintptr_t)raw;
+		if (it->type == VC_IT_COMMENT &&
+		    (t < r0 || t - r0 > rawlen || it->len > rawlen - (t - r0)))
+			all_raw = 0;
+	}
+	if (all_raw && !may_hold_record(raw, rawlen)) {
+		a->nauthor = 0;
+		for (size_t k = 0; k < a->nprob; k++)
+			a->prob[k].p.message = pool_str(a, a->prob[k].msg);
+		return 0;
+	}
 	a->nauthor = nitems;
 	if (nitems)
 		memset(a->author, 0, nitems * sizeof *a->author);
-	read_tag(a, g);
 
 	struct line *lines = NULL;
 	size_t caplines = 0;
