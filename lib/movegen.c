@@ -131,6 +131,32 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 	int k = capture ? 0 : 1;
 	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
 	int n = 0;
+	if (mask && !(mask & (mask - 1)) && !(mask & v->walk_types)) {
+		/* one type: its own trie */
+		int type = __builtin_ctzll(mask);
+		size_t idx = (size_t)type * (size_t)v->nsq + (size_t)target;
+		const struct vc_tnode1 *t1 = v->ttrie;
+		uint8_t want = vc_code(type, side);
+		i = v->ttoff[k][side][idx];
+		end = v->ttend[k][side][idx];
+		while (i < end) {
+			int sq = t1[i].sq & VC_PS_SQMASK;
+			uint8_t occ = p->board[sq];
+			if (!occ) {
+				i++;
+				continue;
+			}
+			if (occ == want && (t1[i].sq & VC_TN1_REACH) && !(p->sqf[sq] & VC_SQF_DEAD)) {
+				int dup = 0;
+				for (int j = 0; j < n; j++)
+					dup |= out[j] == sq;
+				if (!dup && n < cap)
+					out[n++] = (int16_t)sq;
+			}
+			i += t1[i].skip;
+		}
+		return n;
+	}
 	while (i < end) {
 		if (!(t[i].sub & mask)) {
 			i += t[i].skip;
@@ -730,20 +756,19 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	if (m->from >= 0 && vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
 		return vc_attacked(p, k, them);
-	uint64_t mask = 1ULL << vc_code_type(p->board[m->to]);
-	const struct vc_tnode *t = v->trie;
-	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
+	uint8_t mover = p->board[m->to];
+	int type = vc_code_type(mover);
+	const struct vc_tnode1 *t = v->ttrie;
+	size_t idx = (size_t)type * (size_t)v->nsq + (size_t)k;
+	int32_t i = v->ttoff[0][them][idx], end = v->ttend[0][them][idx];
 	while (i < end) {
-		if (!(t[i].sub & mask)) {
-			i += t[i].skip;
-			continue;
-		}
-		uint8_t occ = p->board[t[i].sq];
+		int sq = t[i].sq & VC_PS_SQMASK;
+		uint8_t occ = p->board[sq];
 		if (!occ) {
 			i++;
 			continue;
 		}
-		if (vc_code_color(occ) == them && (t[i].mask & mask) >> vc_code_type(occ) & 1)
+		if (occ == mover && (t[i].sq & VC_TN1_REACH))
 			return 1;
 		i += t[i].skip;
 	}

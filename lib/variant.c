@@ -56,7 +56,10 @@ void vc_variant_free(struct vc_variant *v)
 		for (int s = 0; s < 2; s++) {
 			free(v->trieoff[k][s]);
 			free(v->trieend[k][s]);
+			free(v->ttoff[k][s]);
+			free(v->ttend[k][s]);
 		}
+	free(v->ttrie);
 	free(v->zobrist);
 	free(v->zob_link);
 	for (int s = 0; s < 2; s++)
@@ -479,6 +482,71 @@ static void tb_insert(struct tbuild *b, int32_t root, const int16_t *seq, int n,
 		b->n[cur].mask |= 1ULL << type;
 }
 
+/* Cuts the flat tries down to one type each (see vc_int.h): a node stays
+ * when its subtree holds a piece of the type, so what stays of a subtree
+ * is again a subtree, and only the skips change. */
+static int type_tries(struct vc_variant *v)
+{
+	size_t cap = 1 << 12, len = 0;
+	struct vc_tnode1 *out = malloc(cap * sizeof *out);
+	int32_t open_end[VC_TRIE_MAXLEN + 2];
+	size_t open_at[VC_TRIE_MAXLEN + 2];
+	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq;
+	if (!out)
+		return -1;
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			v->ttend[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			if (!v->ttoff[k][s] || !v->ttend[k][s])
+				goto fail;
+			for (int t = 0; t < v->ntypes; t++) {
+				uint64_t bit = 1ULL << t;
+				for (int sq = 0; sq < v->nsq; sq++) {
+					size_t idx = (size_t)t * (size_t)v->nsq + (size_t)sq;
+					int32_t i = v->trieoff[k][s][sq], end = v->trieend[k][s][sq];
+					int depth = 0;
+					v->ttoff[k][s][idx] = (int32_t)len;
+					while (i < end || depth > 0) {
+						/* close the nodes whose subtrees end here */
+						while (depth > 0 && (i >= open_end[depth - 1] || i >= end)) {
+							depth--;
+							out[open_at[depth]].skip = (uint16_t)(len - open_at[depth]);
+						}
+						if (i >= end)
+							break;
+						const struct vc_tnode *n = &v->trie[i];
+						if (!(n->sub & bit)) {
+							i += n->skip;
+							continue;
+						}
+						if (len == cap) {
+							struct vc_tnode1 *nn = realloc(out, 2 * cap * sizeof *nn);
+							if (!nn)
+								goto fail;
+							out = nn;
+							cap *= 2;
+						}
+						out[len].sq = (uint16_t)(n->sq | (n->mask & bit ? VC_TN1_REACH : 0));
+						out[len].skip = 1;
+						if (depth > VC_TRIE_MAXLEN) /* paths are no longer */
+							goto fail;
+						open_end[depth] = i + n->skip;
+						open_at[depth++] = len;
+						len++;
+						i++;
+					}
+					v->ttend[k][s][idx] = (int32_t)len;
+				}
+			}
+		}
+	v->ttrie = out;
+	return 0;
+fail:
+	free(out);
+	return -1;
+}
+
 struct flat {
 	struct vc_tnode *n;
 	size_t len, cap;
@@ -710,6 +778,8 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 		}
 	v->trie = fl.n;
 	fl.n = NULL;
+	if (type_tries(v) != 0)
+		goto oom;
 	/* squares with something behind them on a capture path towards k */
 	{
 		size_t words = (size_t)(v->nsq + 63) / 64;

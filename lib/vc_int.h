@@ -230,6 +230,16 @@ struct vc_variant {
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
 	int32_t *trieend[2][2];
+	/* the same tries cut down to one type each: [kind][side][type * nsq +
+	 * target] -> start and end in ttrie (the questions about one type:
+	 * which of its pieces reach a square, does the piece that moved give
+	 * check) */
+	struct vc_tnode1 {
+		uint16_t sq;   /* | VC_TN1_REACH when a piece of the type there reaches the target */
+		uint16_t skip; /* nodes in this node's subtree, itself included */
+	} *ttrie;
+	int32_t *ttoff[2][2];
+	int32_t *ttend[2][2];
 	uint64_t promo_zone[2][VC_MAXT][VC_SQWORDS];
 	uint64_t auto_zone[2][VC_MAXT][VC_SQWORDS];
 	uint64_t *zobrist;        /* [(code) * nsq + sq] */
@@ -258,6 +268,8 @@ struct vc_variant {
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	int any_file_alias;     /* some file has an alias letter */
 };
+
+#define VC_TN1_REACH 0x8000
 
 /* path encoding in vc_variant.paths at pathoff[side][type][sq]:
  * npaths, then per path: len, modes, then len squares, each
