@@ -16,10 +16,11 @@
  *
  * Game boundaries: a game ends with the line holding its result (plus
  * comments that start on that line), before a line that starts a tag
- * section once it has movetext, or at the end of the input.  Blank bytes
- * between games belong to no game; every other byte belongs to exactly one
- * game's raw text (text that is no game becomes a "garbage" pseudo-game),
- * except past the game size limit, where the rest of the game is dropped.
+ * section, even a broken one (tag_like), once it has movetext, or at the
+ * end of the input.  Blank bytes between games belong to no game; every
+ * other byte belongs to exactly one game's raw text (text that is no game
+ * becomes a "garbage" pseudo-game), except past the game size limit, where
+ * the rest of the game is dropped.
  *
  * Bounds: the window holds at most one game (max_game_bytes) plus one line
  * (max_line_bytes) plus one chunk, whatever the size of the input.  No
@@ -217,6 +218,31 @@ static int tag_start(const unsigned char *p)
 	return *p == '"';
 }
 
+/* Does the line at p start a game's tags, broken ones included: a line that
+ * starts a tag section, or blanks, '[', blanks, a name that starts with a
+ * letter, then a blank or the end of the line ("[Date 2026.11.29]", a file
+ * cut in "[Eve")?  Where a game may begin, and in movetext (where no '['
+ * belongs), such a line begins a game: so a game whose first tag line is
+ * broken stays one broken game, instead of becoming garbage followed by a
+ * game that validates without that tag, or the end of the movetext of the
+ * game before it.  Not used in comments, whose text may be anything. */
+static int tag_like(const unsigned char *p)
+{
+	if (tag_start(p))
+		return 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '[')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+		return 0;
+	while (namech[*p])
+		p++;
+	return *p == ' ' || *p == '\t' || lstop[*p];
+}
+
 /* The suffix annotation p[0, n), or NULL. */
 static const char *suffix_of(const unsigned char *p, size_t n)
 {
@@ -376,7 +402,7 @@ static void skip_discard(struct vc_reader *r)
 			continue;
 		}
 		const unsigned char *p = r->buf + r->pos;
-		if (bol && tag_start(p))
+		if (bol && tag_like(p))
 			return;
 		bol = 0;
 		while (!lstop[*p])
@@ -545,7 +571,7 @@ static vc_status read_game(struct vc_reader *r, struct vc_game *g)
 
 	if (*p == '%' && p - b == r->ls)
 		goto tags;
-	if (tag_start(p))
+	if (tag_like(p))
 		goto tags;
 	switch (cls[*p]) {
 	case K_DIGIT:
@@ -1121,7 +1147,7 @@ nl:
 	}
 	if (*p == '%')
 		goto escape;
-	if ((*p == '[' || *p == ' ' || *p == '\t') && tag_start(p))
+	if ((*p == '[' || *p == ' ' || *p == '\t') && tag_like(p))
 		END_BEFORE_LINE(p);
 	goto moves;
 
@@ -1181,7 +1207,7 @@ skip:
 			if (rc == -2)
 				goto too_big;
 		}
-		if (tag_start(p) || (garbage && *p == '%'))
+		if (tag_like(p) || (garbage && *p == '%'))
 			END_BEFORE_LINE(p);
 	}
 
