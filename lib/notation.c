@@ -451,18 +451,32 @@ static int test_legal(struct vc_position *p, const vc_move *m)
 
 static const char *side_name(int side) { return side == VC_WHITE ? "White" : "Black"; }
 
-/* The move from 'from' to 'to' when the piece's type needs no generation
- * to know it: no en-passant steps and no promotion by choice.  Returns 0 if
- * the type needs generation. */
+/* The move from 'from' to 'to' when generation is not needed to know it:
+ * no promotion by choice or by exchange on 'to', no en-passant capture, and
+ * for a piece whose steps leave en-passant targets, a step to a neighbouring
+ * square (on the plain rides and leaps that leave targets, only a step of
+ * two squares or more does).  Returns 0 when generation must decide. */
 static int direct_move(const struct vc_position *p, int from, int to, int t, vc_move *m)
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_ptype *pt = &v->types[t];
-	if (pt->promo_choices || (pt->props & (VC_P_PAWN | VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM)))
+	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
 		return 0;
-	for (int a = 0; a < pt->natoms; a++)
-		if (pt->atoms[a].modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
+	if (pt->promo_ranks && vc_bit_test(v->promo_zone[p->side][t], to))
+		return 0;
+	for (int a = 0; a < pt->natoms; a++) {
+		const struct vc_atom *at = &pt->atoms[a];
+		if (!(at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE)))
+			continue;
+		if ((at->modes & VC_MODE_EPMAKE) && at->kind != VC_A_RIDE && at->kind != VC_A_LEAP)
 			return 0;
+		int df = to % v->files - from % v->files, dr = to / v->files - from / v->files;
+		if (df < -1 || df > 1 || dr < -1 || dr > 1)
+			return 0;
+		for (int i = 0; i < p->nep; i++)
+			if (p->ep[i] == to)
+				return 0;
+	}
 	uint8_t occ = p->board[to];
 	if (occ && (vc_code_color(occ) == p->side || (v->types[vc_code_type(occ)].props &
 						       (VC_P_UNCAPTURABLE | VC_P_ROYAL))))
@@ -763,7 +777,6 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	if (t < 0)
 		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
 	int to = san->to;
-	vc_square_name(v, to, s1);
 	int16_t cand[64];
 	int nc = 0;
 	uint8_t occ = p->board[to];
@@ -841,6 +854,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		*out = found[0];
 		return 0;
 	}
+	vc_square_name(v, to, s1);
 	nc = nk;
 	const char *pw = piece_word(v, t, w1, sizeof w1);
 	if (nfound > 1 && (found[0].flags & VC_MF_XPROMO) && found[1].from == found[0].from) {
