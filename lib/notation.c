@@ -207,11 +207,11 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
 		 const char **code, char *msg, size_t n)
 {
-	memset(m, 0, sizeof *m);
-	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
-	m->xsrc = m->from2 = m->to2 = -1;
-	if (san_fast(v, text, len, m))
+	if (san_fast(v, text, len, m)) { /* it set all but these */
+		m->castle = m->drop = m->wall = 0;
+		m->xsrc = m->from2 = m->to2 = -1;
 		return 0;
+	}
 	return vc_san_parse_general(v, text, len, m, code, msg, n);
 }
 
@@ -367,12 +367,12 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 			if (!close)
 				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
 			size_t w = (size_t)(close - q - 1);
-			int sq;
+			int sq = -1; /* "()" reads no square at all */
 			if (w == 3 && !strncmp(q + 1, "air", 3))
 				m->xsrc = -2;
 			else if (w == 6 && !strncmp(q + 1, "prison", 6))
 				m->xsrc = -3;
-			else if (read_square(v, q + 1, &sq) == (int)w && sq >= 0)
+			else if (w > 0 && read_square(v, q + 1, &sq) == (int)w && sq >= 0)
 				m->xsrc = sq;
 			else
 				return fail(code, "move-syntax", msg, n,

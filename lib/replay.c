@@ -515,10 +515,10 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 		struct vc_san san;
 		const char *code = NULL;
 		int untested = 0;
-		memset(&san, 0, sizeof san);
 		if (cur_check < 0)
 			cur_check = vc_in_check(p, p->side);
 		if (it->flags & VC_IF_NULL) {
+			memset(&san, 0, sizeof san);
 			memset(&m, 0, sizeof m);
 			m.from = m.to = m.from2 = m.to2 = m.aux = -1;
 			m.flags = VC_MF_NULL;
