@@ -43,6 +43,16 @@ static inline int trie_walk(const struct vc_position *p, const struct vc_tnode *
 	return 0;
 }
 
+/* Is the line from the royal piece to trie node i clear (i's ancestors)? */
+static inline int line_clear(const struct vc_position *p, int32_t i)
+{
+	const struct vc_variant *v = p->v;
+	for (int32_t j = v->tparent[i]; j >= 0; j = v->tparent[j])
+		if (p->board[v->trie[j].sq])
+			return 0;
+	return 1;
+}
+
 /* Does the piece on from reach target along one of its capture paths? */
 static int walk_reaches(const struct vc_position *p, int from, int target)
 {
@@ -753,9 +763,18 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
-	size_t words = (size_t)(v->nsq + 63) / 64;
-	if (m->from >= 0 && vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
-		return vc_attacked(p, k, them);
+	if (m->from >= 0 && v->pins[side]) {
+		/* a discovered check comes from behind the square left */
+		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
+		if (i == -2)
+			return vc_attacked(p, k, them);
+		if (i >= 0 && line_clear(p, i) && trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
+			return 1;
+	} else if (m->from >= 0) {
+		size_t words = (size_t)(v->nsq + 63) / 64;
+		if (vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
+			return vc_attacked(p, k, them);
+	}
 	uint8_t mover = p->board[m->to];
 	int type = vc_code_type(mover);
 	const struct vc_tnode1 *t = v->ttrie;
@@ -841,6 +860,31 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	int bad = vc_in_check(p, side);
 	vc_pos_unmake(p);
 	return bad;
+}
+
+int vc_move_exposes(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, k = p->king[side];
+	if (k < 0)
+		return 0;
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m))
+		return vc_move_leaves_check(p, m);
+	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
+	if (i == -1)
+		return 0; /* nothing stands behind it */
+	if (i == -2)
+		return vc_move_leaves_check(p, m);
+	/* only what stands behind the square it leaves, when nothing stands
+	 * before it (the mover, maybe, on its new square) */
+	uint8_t *b = p->board;
+	uint8_t mover = b[m->from], old_to = b[m->to];
+	b[m->from] = VC_EMPTY;
+	b[m->to] = mover;
+	int attacked = line_clear(p, i) && trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, side ^ 1);
+	b[m->to] = old_to;
+	b[m->from] = mover;
+	return attacked;
 }
 
 /* is a pseudo-legal move legal? */

@@ -541,7 +541,7 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			continue;
 		}
 		if (untested && vc_move_may_expose(p, &m, cur_check)) {
-			int bad = vc_move_leaves_check(p, &m);
+			int bad = cur_check ? vc_move_leaves_check(p, &m) : vc_move_exposes(p, &m);
 			if (bad < 0)
 				return VC_FATAL;
 			if (bad && !cur_check && !vc_has_legal_move(p)) {

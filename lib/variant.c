@@ -67,6 +67,9 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->twovec[s][t]);
 	free(v->lines[0]);
 	free(v->lines[1]);
+	free(v->pins[0]);
+	free(v->pins[1]);
+	free(v->tparent);
 	free(v);
 }
 
@@ -792,6 +795,45 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 				for (; i < end; i++)
 					if (v->trie[i].skip > 1)
 						vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
+			}
+		}
+		if (v->nsq <= VC_PINS_MAXSQ) {
+			int32_t total = v->trieend[1][1][v->nsq - 1];
+			int32_t stack[VC_TRIE_MAXLEN + 2], stop[VC_TRIE_MAXLEN + 2];
+			v->tparent = malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+			if (!v->tparent)
+				goto oom;
+			for (int k = 0; k < 2; k++)
+				for (int s = 0; s < 2; s++)
+					for (int sq = 0; sq < v->nsq; sq++) {
+						int depth = 0;
+						for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
+							while (depth > 0 && i >= stop[depth - 1])
+								depth--;
+							v->tparent[i] = depth ? stack[depth - 1] : -1;
+							if (v->trie[i].skip > 1) {
+								if (depth > VC_TRIE_MAXLEN)
+									goto oom; /* paths are no longer */
+								stack[depth] = i;
+								stop[depth++] = i + v->trie[i].skip;
+							}
+						}
+					}
+		}
+		for (int s = 0; s < 2 && v->nsq <= VC_PINS_MAXSQ; s++) {
+			size_t nsq = (size_t)v->nsq;
+			v->pins[s] = malloc(nsq * nsq * sizeof(int32_t));
+			if (!v->pins[s])
+				goto oom;
+			for (size_t j = 0; j < nsq * nsq; j++)
+				v->pins[s][j] = -1;
+			for (size_t k = 0; k < nsq; k++) {
+				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+				for (; i < end; i++)
+					if (v->trie[i].skip > 1) {
+						int32_t *slot = &v->pins[s][k * nsq + (size_t)v->trie[i].sq];
+						*slot = *slot == -1 ? i : -2;
+					}
 			}
 		}
 	}

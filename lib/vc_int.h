@@ -260,6 +260,13 @@ struct vc_variant {
 	/* lines[side][k]: squares whose piece, moving away, may uncover an
 	 * attack of the other side on a royal piece standing on k */
 	uint64_t *lines[2];
+	/* pins[side][k * nsq + sq]: the node of square sq in the capture trie
+	 * of the other side towards a royal piece of 'side' on k, when it has
+	 * squares behind it (what a piece leaving sq may uncover, once the squares
+ * of its ancestors, between k and sq, are empty); -1 none,
+	 * -2 more than one.  NULL on boards over VC_PINS_MAXSQ squares. */
+	int32_t *pins[2];
+	int32_t *tparent; /* with pins: each node's parent in trie, -1 for a root */
 	long setup_line, setup_col; /* where the setup stands in the file */
 	/* notation dialect */
 	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
@@ -270,6 +277,7 @@ struct vc_variant {
 };
 
 #define VC_TN1_REACH 0x8000
+#define VC_PINS_MAXSQ 144
 
 /* path encoding in vc_variant.paths at pathoff[side][type][sq]:
  * npaths, then per path: len, modes, then len squares, each
@@ -379,6 +387,9 @@ int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
  * 0 no, -1 when the move cannot be made (out of memory). */
 int vc_move_leaves_check(struct vc_position *p, const vc_move *m);
+/* The same when the side to move is known not to be in check now: only
+ * what the move uncovers is looked at. */
+int vc_move_exposes(struct vc_position *p, const vc_move *m);
 /* Is a pseudo-legal move legal? (makes and unmakes) */
 int vc_move_legal(struct vc_position *p, const vc_move *m);
 /* Origins of side's pieces whose type is in mask that reach target

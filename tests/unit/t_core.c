@@ -257,6 +257,73 @@ VT_TEST(san_fast_path)
 	vc_ctx_free(ctx);
 }
 
+/* The shortcuts of the replay agree with making the move: whether a move
+ * uncovers an attack on its own king (vc_move_exposes, only what stands
+ * behind the square left), and whether it gives check (vc_check_after).
+ * Random games in several variants, every pseudo-legal move of every
+ * position. */
+static void shortcuts_agree(const struct vc_variant *v, unsigned seed, int games)
+{
+	struct vc_position *p = vc_position_new(v);
+	static vc_move ms[VC_MAX_MOVES * 4];
+	int bad = 0;
+	long compared = 0;
+	for (int g = 0; g < games && bad < 5; g++) {
+		vc_position_set_fen(p, NULL, v->start_fen);
+		for (int ply = 0; ply < 120 && bad < 5; ply++) {
+			int in_check = vc_in_check(p, p->side);
+			int n = vc_gen_pseudo(p, ms);
+			if (!in_check)
+				for (int i = 0; i < n; i++) {
+					int a = vc_move_exposes(p, &ms[i]), b = vc_move_leaves_check(p, &ms[i]);
+					compared++;
+					if (a != b && bad++ < 5) {
+						char c[16];
+						vc_move_coord(v, &ms[i], c, sizeof c);
+						VT_FAIL_AT(__FILE__, __LINE__, "%s ply %d, %s: exposes %d, made %d",
+							   vc_variant_name(v), ply, c, a, b);
+					}
+				}
+			int legal = 0;
+			for (int i = 0; i < n; i++)
+				if (!vc_move_leaves_check(p, &ms[i]))
+					ms[legal++] = ms[i];
+			if (!legal)
+				break;
+			seed = seed * 1103515245u + 12345u;
+			vc_move m = ms[(seed >> 16) % (unsigned)legal];
+			if (vc_pos_make(p, &m) != 0)
+				break;
+			int a = vc_check_after(p, &m) != 0, b = vc_in_check(p, p->side);
+			if (a != b && bad++ < 5) {
+				char c[16];
+				vc_move_coord(v, &m, c, sizeof c);
+				VT_FAIL_AT(__FILE__, __LINE__, "%s ply %d, %s: check_after %d, in check %d",
+					   vc_variant_name(v), ply, c, a, b);
+			}
+		}
+	}
+	VT_CHECK(compared > 10000);
+	vc_position_free(p);
+}
+
+VT_TEST(legality_shortcuts)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	static const char *names[] = { "chess", "crazyhouse", "sc-chess", "schizochess", "sico-3", "sico-9" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, names[i]);
+		VT_CHECK(v != NULL);
+		if (v)
+			shortcuts_agree(v, 11u + (unsigned)i, 60);
+		vc_variant_free(v);
+	}
+	struct vc_variant *f = fairy();
+	shortcuts_agree(f, 5u, 60);
+	vc_variant_free(f);
+	vc_ctx_free(ctx);
+}
+
 /* reads one move in a position: returns the error message or "" */
 static const char *read_move(const struct vc_variant *v, const char *fen, const char *text,
 			     char *coord)
@@ -420,5 +487,5 @@ VT_TEST(diagram_errors)
 }
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
-	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(move_forms),
+	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(diagram_errors))
