@@ -19,7 +19,7 @@ static const char usage[] =
 	"       vchess-validate --merge-summaries [--summary-format=text|tsv] FILE...\n";
 
 struct per_variant {
-	char name[64];
+	char name[128];
 	long games, valid, plies;
 };
 

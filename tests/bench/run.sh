@@ -328,7 +328,7 @@ games_of() { # from vchess's --summary, else by counting Event tags
 validate_corpus() { # validate_corpus SHORT RELPATH
 	local short=$1 rel=$2 gz plain games pn
 	gz="$CORPORA/$rel"
-	label="validate $short"
+	label="validate $short (-j 1)"
 	if ! have_corpus "$rel"; then
 		skip_row "$label" "skipped: corpus absent ($rel)"
 		return 1
@@ -342,8 +342,11 @@ validate_corpus() { # validate_corpus SHORT RELPATH
 		skip_row "$label" "skipped: cannot decompress $rel"
 		return 1
 	fi
-	def "v_$short" "$VVALID" --quiet "${vsum[@]}" "$plain"
-	def "vgz_$short" "$VVALID" --quiet "${vsum[@]}" "$gz"
+	# one worker: the per-core comparison the targets are about (-j 2 below)
+	local j1=()
+	[ $has_j = 1 ] && j1=(-j 1)
+	def "v_$short" "$VVALID" "${j1[@]}" --quiet "${vsum[@]}" "$plain"
+	def "vgz_$short" "$VVALID" "${j1[@]}" --quiet "${vsum[@]}" "$gz"
 	pn=
 	if [ -n "$PGNX" ]; then
 		pn="p_$short"
@@ -354,7 +357,7 @@ validate_corpus() { # validate_corpus SHORT RELPATH
 	vnote "v_$short" "$games"
 	row "$label" "v_$short" "pgn-extract -r" "$pn" "$R$(pnote "$pn")"
 
-	label="validate $short .gz"
+	label="validate $short .gz (-j 1)"
 	local gn=
 	[ -n "$GZIP" ] && { gn="gz_$short"; def "$gn" --null "$GZIP" -dc "$gz"; }
 	measure "vgz_$short" "$gn"

@@ -14,13 +14,14 @@ B=build-fuzz
 flags='-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined'
 make --no-print-directory BUILD=$B CC=clang EXTRA_CFLAGS="$flags" lib >/dev/null || exit 2
 libs=$(pkg-config --libs libxml-2.0 zlib yaml-0.1)
+cflags=$(pkg-config --cflags libxml-2.0 zlib yaml-0.1)
 mkdir -p $B/fuzz $B/artifacts
 fail=0
 run_one() {
 	local src=$1 name
 	name=$(basename "$src" .c)
 	name=${name#fuzz_}
-	clang -O1 -g -fsanitize=fuzzer,address,undefined -Ilib -I$B/gen "$src" $B/libvchess.a \
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -Ilib -I$B/gen $cflags "$src" $B/libvchess.a \
 		$libs -lm -pthread -o $B/fuzz/fuzz_$name || return 2
 	mkdir -p $B/corpus/$name
 	local dict=""
