@@ -136,8 +136,8 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 		i = 1;
 	}
 	/* the rest, separators dropped: files as 'f', ranks as 'r' */
-	int val[6], nr = 0;
-	char kind[6];
+	int val[6] = { 0 }, nr = 0;
+	char kind[6] = { 0 };
 	for (; i < len; i++) {
 		char c = t[i];
 		if (c == 'x' || c == ':') {
