@@ -11,7 +11,17 @@
  *
  * Invariants (under the lock): head <= next <= tail <= head + window; the
  * slots in [head, next) are being worked on or done; [next, tail) are ready.
+ * A slot's result is zeroed before the game is read into it, so that the
+ * caller's next function (vc_parallel_each) may fill it too.
+ *
+ * Wake-ups are batched: the caller's thread waits only when the window is
+ * full and its head is not done, and a worker wakes it when the head is
+ * done and either half the window is done behind it or the workers have
+ * nothing left to take (or the input has ended).  So the caller hands over
+ * and reads games a few at a time rather than being woken for each one;
+ * every finished game re-checks the condition, so none is missed.
  */
+#include <libxml/parser.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +45,7 @@ struct pool {
 	size_t window;
 	size_t head, next, tail;
 	int eof;
+	int waiting;   /* the caller's thread waits on done_cv */
 	void **states; /* each worker's state: freed after every result is handed over,
 			* since a result may point into it */
 	pthread_mutex_t lock;
@@ -45,6 +56,19 @@ int vc_cpu_count(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+/* Under the lock: whether the waiting caller's thread should wake. */
+static int should_wake(const struct pool *pl)
+{
+	if (pl->head == pl->tail || pl->slots[pl->head % pl->window].state != SLOT_DONE)
+		return 0;
+	if (pl->eof || pl->next == pl->tail)
+		return 1;
+	size_t half = (pl->window + 1) / 2, k = pl->head;
+	while (k < pl->next && k - pl->head < half && pl->slots[k % pl->window].state == SLOT_DONE)
+		k++;
+	return k - pl->head >= half;
 }
 
 static void finish(struct pool *pl, struct slot *s)
@@ -79,14 +103,15 @@ static void *worker(void *arg)
 		pl->o->work(state, s->g, s->out, s->result);
 		pthread_mutex_lock(&pl->lock);
 		s->state = SLOT_DONE;
-		pthread_cond_broadcast(&pl->done_cv);
+		if (pl->waiting && should_wake(pl))
+			pthread_cond_signal(&pl->done_cv);
 		pthread_mutex_unlock(&pl->lock);
 	}
 	return NULL;
 }
 
 /* one thread: read, work, hand over, one game at a time */
-static vc_status run_serial(struct vc_ctx *ctx, struct vc_reader *r,
+static vc_status run_serial(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 			    const struct vc_parallel_opts *o)
 {
 	struct vc_game *g = vc_game_new();
@@ -98,10 +123,12 @@ static vc_status run_serial(struct vc_ctx *ctx, struct vc_reader *r,
 		st = VC_FATAL;
 		goto done;
 	}
-	while ((rs = vc_reader_next(r, g)) == VC_OK) {
+	for (;;) {
 		struct vc_sink *fresh;
 		if (o->result_size)
 			memset(result, 0, o->result_size);
+		if ((rs = next(source, g, result)) != VC_OK)
+			break;
 		o->work(state, g, out, result);
 		size_t len = 0;
 		const char *data = vc_sink_data(out, &len);
@@ -126,11 +153,26 @@ done:
 	return st;
 }
 
-vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
-			  const struct vc_parallel_opts *o)
+static vc_status reader_next(void *source, struct vc_game *g, void *result)
+{
+	(void)result;
+	return vc_reader_next(source, g);
+}
+
+vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct vc_parallel_opts *o)
+{
+	return vc_parallel_each(ctx, reader_next, r, o);
+}
+
+vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
+			   const struct vc_parallel_opts *o)
 {
 	if (o->jobs <= 1)
-		return run_serial(ctx, r, o);
+		return run_serial(ctx, next, source, o);
+	/* libxml2 sets up its globals on first use, which is not safe from
+	 * several threads at once: the workers may write XML (vc_writer_piece)
+	 * while this thread reads it, so it is set up here, first */
+	xmlInitParser();
 	struct pool pl;
 	memset(&pl, 0, sizeof pl);
 	pl.o = o;
@@ -191,13 +233,15 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
 			}
 			if (pl.tail - pl.head < pl.window)
 				break;
+			pl.waiting = 1;
 			pthread_cond_wait(&pl.done_cv, &pl.lock);
+			pl.waiting = 0;
 		}
 		pthread_mutex_unlock(&pl.lock);
 		struct slot *s = &pl.slots[pl.tail % pl.window];
 		if (o->result_size)
 			memset(s->result, 0, o->result_size);
-		rs = vc_reader_next(r, s->g);
+		rs = next(source, s->g, s->result);
 		if (rs != VC_OK)
 			break;
 		pthread_mutex_lock(&pl.lock);
@@ -215,7 +259,9 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
 	while (pl.head < pl.tail && nthreads > 0) {
 		struct slot *h = &pl.slots[pl.head % pl.window];
 		if (h->state != SLOT_DONE) {
+			pl.waiting = 1;
 			pthread_cond_wait(&pl.done_cv, &pl.lock);
+			pl.waiting = 0;
 			continue;
 		}
 		pthread_mutex_unlock(&pl.lock);

@@ -411,6 +411,17 @@ struct vc_parallel_opts {
  * input failed or threads could not be started (reported to ctx). */
 vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
 			  const struct vc_parallel_opts *opts);
+/* The same for games that next reads from source (an XML reader, say, or
+ * a reader that skips games): next fills g with the next game and returns
+ * VC_OK, VC_END, or VC_FATAL when the input failed.  It runs in the
+ * caller's thread, as done does, up to the window's games ahead of done
+ * (so what it reports comes early: hold it for done), and may fill result
+ * (zeroed before) with what done should know about the game; when it does
+ * not return VC_OK, result is not handed to done, so it must then hold
+ * nothing that needs freeing. */
+typedef vc_status vc_next_fn(void *source, struct vc_game *g, void *result);
+vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
+			   const struct vc_parallel_opts *opts);
 /* The number of online processors (at least 1). */
 int vc_cpu_count(void);
 
@@ -648,6 +659,24 @@ vc_status vc_writer_game(struct vc_writer *w, const struct vc_game *g,
 			 const struct vc_replay *rp);
 /* Ends the document and frees the writer; VC_FATAL if anything failed. */
 vc_status vc_writer_close(struct vc_writer *w);
+
+/* Writing in pieces, for programs that format games in several threads
+ * and write them in input order (see vc_parallel_each).  vc_writer_piece
+ * writes into out exactly the bytes that vc_writer_game would add to w's
+ * document for g -- for XML the <game> element and its line end, without
+ * the archive around it -- and nothing to w's own sink, which may be NULL
+ * for a writer opened only to make pieces (one for each thread: a writer
+ * is used by one thread at a time).  vc_writer_put adds a piece, made by a
+ * writer of the same format and options, to w's document (XML: the archive
+ * opens before the first piece and closes at vc_writer_close).  A piece
+ * does not depend on the games before it, so putting the pieces of games
+ * 1..n gives byte for byte the document that vc_writer_game of games 1..n
+ * gives.  A writer takes whole games or pieces, not both.  Both return
+ * VC_OK, or VC_FATAL when out or the sink failed or memory ran out
+ * (reported to the context). */
+vc_status vc_writer_piece(struct vc_writer *w, struct vc_sink *out, const struct vc_game *g,
+			  const struct vc_replay *rp);
+vc_status vc_writer_put(struct vc_writer *w, const void *piece, size_t len);
 
 /* ---- reading XML ---- */
 /* The XML format of vchess-xml(5) as input, plain or gzip, streamed: one

@@ -67,6 +67,15 @@ int vc_game_build_finish(struct vc_game *g, const char *raw, size_t len, int gar
 int vc_game_build_oom(const struct vc_game *g);
 /* ---- end of the reader interface ---- */
 
+/* ---- reading XML from memory: not public (the text reader's
+ * vc_reader_mem has no XML twin in vchess.h); for tests and the fuzz
+ * target tests/fuzz/fuzz_xml.c, which declares it the same way.  data
+ * (len bytes, plain or gzip) stays the caller's and must outlive the
+ * reader; name is used in diagnostics. ---- */
+struct vc_xml_reader *vc_xml_reader_mem(struct vc_ctx *ctx, const char *name, const void *data,
+					size_t len, const struct vc_reader_opts *opts);
+/* ---- end of reading XML from memory ---- */
+
 #define XML_VERSION "1"
 #define SNIFF_BYTES 4096
 
@@ -156,21 +165,30 @@ static int hexval(int c)
 	return -1;
 }
 
-/* The inverse of vc_esc_encode; a backslash before anything else is kept. */
-static void esc_decode(struct vc_buf *b, const char *s, size_t n)
+/* The inverse of vc_esc_encode; a backslash before anything else is kept,
+ * and so is "\x00": no reader gives a game a NUL byte (the text reader
+ * stops at one), values are C strings to some of the library, and the
+ * text writer would write it as it is.  Returns the number of "\x00" kept. */
+static int esc_decode(struct vc_buf *b, const char *s, size_t n)
 {
+	int nul = 0;
 	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
 		if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\\') {
 			vc_buf_addc(b, '\\');
 			i++;
-		} else if (s[i] == '\\' && i + 3 < n && s[i + 1] == 'x' && hexval(s[i + 2]) >= 0 &&
-			   hexval(s[i + 3]) >= 0) {
-			vc_buf_addc(b, hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+		} else if (s[i] == '\\' && i + 3 < n && s[i + 1] == 'x' &&
+			   (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0 &&
+			   (hi | lo)) {
+			vc_buf_addc(b, (char)(hi << 4 | lo));
 			i += 3;
 		} else {
+			nul += s[i] == '\\' && i + 3 < n && s[i + 1] == 'x' && s[i + 2] == '0' &&
+			       s[i + 3] == '0';
 			vc_buf_addc(b, s[i]);
 		}
 	}
+	return nul;
 }
 
 /* ==== keeping libxml2 quiet ============================================= */
@@ -1012,6 +1030,15 @@ int vc_xml_out_close(struct vc_xml_out *x)
 
 /* ==== the reader ======================================================== */
 
+/* Where a scan of the prolog stands (see prolog_scan). */
+struct prolog {
+	enum { PRO_TEXT, PRO_LT, PRO_BANG, PRO_PI, PRO_COMMENT, PRO_DONE } state;
+	int k;        /* PRO_PI: the last byte was '?'; PRO_COMMENT: dashes in a row */
+	int cr;       /* the last byte was a CR */
+	long line;    /* the line of the byte being scanned */
+	long doctype; /* the line of "<!D", 0 when none was seen */
+};
+
 struct vc_xml_reader {
 	struct vc_ctx *ctx;
 	struct vc_input *in;
@@ -1021,7 +1048,54 @@ struct vc_xml_reader {
 	int started, done, failed;
 	struct vc_buf text, val, tmp;
 	struct vc_game *g;
+	struct prolog pro;
 };
+
+/* The bytes of the prolog (before the root element) pass through here, so
+ * that a DOCTYPE can be reported at its own line: libxml2 tells of it only
+ * once it has parsed on to the root element.  Comments and processing
+ * instructions are stepped over; anything unexpected (UTF-16, say) ends
+ * the scan, and the parser's line is used instead. */
+static void prolog_scan(struct prolog *p, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n && p->state != PRO_DONE; i++) {
+		char c = buf[i];
+		if (c == '\r' || (c == '\n' && !p->cr)) /* CR LF, CR and LF end a line */
+			p->line++;
+		p->cr = c == '\r';
+		switch (p->state) {
+		case PRO_TEXT:
+			if (c == '<')
+				p->state = PRO_LT;
+			break;
+		case PRO_LT:
+			p->state = c == '?' ? PRO_PI : c == '!' ? PRO_BANG : PRO_DONE;
+			p->k = 0;
+			break;
+		case PRO_BANG:
+			if (c == '-') {
+				p->state = PRO_COMMENT;
+			} else {
+				if (c == 'D')
+					p->doctype = p->line;
+				p->state = PRO_DONE;
+			}
+			break;
+		case PRO_PI: /* up to "?>" */
+			if (c == '>' && p->k)
+				p->state = PRO_TEXT;
+			p->k = c == '?';
+			break;
+		case PRO_COMMENT: /* "<!-" seen; up to "-->" (k: dashes just before) */
+			if (c == '>' && p->k >= 2)
+				p->state = PRO_TEXT;
+			p->k = c == '-' ? p->k + 1 : 0;
+			break;
+		default:
+			break;
+		}
+	}
+}
 
 static int in_read(void *user, char *buf, int len)
 {
@@ -1031,6 +1105,7 @@ static int in_read(void *user, char *buf, int len)
 		x->failed = 1;
 		return -1;
 	}
+	prolog_scan(&x->pro, buf, (size_t)n);
 	return (int)n;
 }
 
@@ -1058,13 +1133,17 @@ static void on_xml_error(void *user, xmlErrorPtr e)
 		NULL, "not well-formed XML: %s", msg);
 }
 
-struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
-					 const struct vc_reader_opts *opts)
+/* Makes a reader of the input in (taken over: closed on failure too). */
+static struct vc_xml_reader *reader_new(struct vc_ctx *ctx, struct vc_input *in,
+					const struct vc_reader_opts *opts)
 {
 	struct quiet q;
+	if (!in)
+		return NULL;
 	struct vc_xml_reader *x = vc_calloc(1, sizeof *x);
 	if (!x) {
 		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
+		vc_input_close(in);
 		return NULL;
 	}
 	x->ctx = ctx;
@@ -1072,11 +1151,8 @@ struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
 	vc_buf_init(&x->text);
 	vc_buf_init(&x->val);
 	vc_buf_init(&x->tmp);
-	x->in = vc_input_open(ctx, path, opts ? opts->max_gzip_ratio : 0);
-	if (!x->in) {
-		free(x);
-		return NULL;
-	}
+	x->in = in;
+	x->pro.line = 1;
 	x->name = vc_strdup(vc_input_name(x->in));
 	quiet_on(&q);
 	if (x->name)
@@ -1091,6 +1167,19 @@ struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
 		return NULL;
 	}
 	return x;
+}
+
+struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
+					 const struct vc_reader_opts *opts)
+{
+	return reader_new(ctx, vc_input_open(ctx, path, opts ? opts->max_gzip_ratio : 0), opts);
+}
+
+struct vc_xml_reader *vc_xml_reader_mem(struct vc_ctx *ctx, const char *name, const void *data,
+					size_t len, const struct vc_reader_opts *opts)
+{
+	return reader_new(ctx, vc_input_mem(ctx, name, data, len, opts ? opts->max_gzip_ratio : 0),
+			  opts);
 }
 
 void vc_xml_reader_close(struct vc_xml_reader *x)
@@ -1196,6 +1285,8 @@ static int esc_has(const char *esc, const char *name)
 	return 0;
 }
 
+#define NUL_KEPT "kept as it is: no value may hold a NUL byte"
+
 /* The value of attribute name of the current element, decoded when esc
  * names it, into x->val (NUL-terminated); NULL when absent. */
 static const char *attr_get(struct vc_xml_reader *x, const char *name, const char *esc, size_t *len)
@@ -1206,9 +1297,9 @@ static const char *attr_get(struct vc_xml_reader *x, const char *name, const cha
 	vc_buf_reset(&x->val);
 	size_t n = strlen((const char *)v);
 	int escaped = esc_has(esc, name);
-	if (escaped)
-		esc_decode(&x->val, (const char *)v, n);
-	else
+	if (escaped && esc_decode(&x->val, (const char *)v, n))
+		warn(x, "xml-value", "'\\x00' in attribute '%s' " NUL_KEPT, name);
+	else if (!escaped)
 		vc_buf_add(&x->val, v, n);
 	vc_buf_addc(&x->val, '\0');
 	xmlFree(v);
@@ -1238,10 +1329,10 @@ static int text_get(struct vc_xml_reader *x)
 	int escaped = esc_has(esc, "text");
 	vc_buf_reset(&x->val);
 	if (!xmlTextReaderIsEmptyElement(x->r)) {
-		for (;;) {
-			int rc = rd(x);
-			if (rc <= 0)
+		for (int again = 0;;) {
+			if (!again && rd(x) <= 0)
 				return -1;
+			again = 0;
 			int t = xmlTextReaderNodeType(x->r);
 			if (t == XML_READER_TYPE_END_ELEMENT)
 				break;
@@ -1252,17 +1343,21 @@ static int text_get(struct vc_xml_reader *x)
 				if (v)
 					vc_buf_adds(&x->val, (const char *)v);
 			} else if (t == XML_READER_TYPE_ELEMENT) {
-				warn(x, "xml-unexpected", "element '%s' inside text ignored",
+				warn(x, "xml-unexpected", "element '%.40s' inside text ignored",
 				     name_of(x));
-				if (skip_element(x) < 0)
+				/* the reader may stand on what follows the element
+				 * (more text, or the end of this one): not read past */
+				int k = skip_element(x);
+				if (k < 0)
 					return -1;
+				again = k == 2;
 			}
 		}
 	}
 	vc_buf_reset(&x->text);
-	if (escaped)
-		esc_decode(&x->text, x->val.p ? x->val.p : "", x->val.len);
-	else
+	if (escaped && esc_decode(&x->text, x->val.p ? x->val.p : "", x->val.len))
+		warn(x, "xml-value", "'\\x00' in the text of '%.40s' " NUL_KEPT, name_of(x));
+	else if (!escaped)
 		vc_buf_add(&x->text, x->val.p ? x->val.p : "", x->val.len);
 	vc_buf_addc(&x->text, '\0');
 	x->text.len--;
@@ -1530,8 +1625,21 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 	if (!x->started) {
 		/* to the root element, which must be <archive version="1"> */
 		int rc;
-		while ((rc = rd(x)) > 0 && xmlTextReaderNodeType(x->r) != XML_READER_TYPE_ELEMENT)
-			;
+		while ((rc = rd(x)) > 0 && xmlTextReaderNodeType(x->r) != XML_READER_TYPE_ELEMENT) {
+			if (xmlTextReaderNodeType(x->r) == XML_READER_TYPE_DOCUMENT_TYPE) {
+				/* An archive has no DTD: what one could add (entities,
+				 * default attributes) is not read alike by every XML
+				 * reader, and external entities must never be fetched;
+				 * ignored, its entities would be text silently lost. */
+				x->failed = 1;
+				vc_emit(x->ctx, VC_SEV_ERROR, "xml-archive", x->name,
+					x->pro.doctype ? x->pro.doctype : line_of(x), 0, NULL,
+					"a document type declaration (DTD) is not allowed in "
+					"an archive");
+				st = VC_FATAL;
+				goto out;
+			}
+		}
 		if (rc <= 0) {
 			if (rc == 0 && !x->failed) {
 				x->failed = 1;
@@ -1604,6 +1712,18 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 			continue;
 		}
 		if (read_game(x) < 0 || x->failed) {
+			/* The parser reports what is wrong with the XML; anything
+			 * else that stops a game is said here, so that no failure
+			 * goes unexplained. */
+			if (!x->failed) {
+				x->failed = 1;
+				if (vc_game_build_oom(g) || x->text.oom || x->val.oom || x->tmp.oom)
+					vc_emit(x->ctx, VC_SEV_FATAL, "oom", x->name, 0, 0, NULL,
+						"out of memory");
+				else
+					vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name,
+						line_of(x), 0, NULL, "the XML ends inside a game");
+			}
 			st = VC_FATAL;
 			break;
 		}

@@ -28,24 +28,42 @@ const char *cli_severity(enum vc_severity sev, const char *code, char *buf, size
 	return buf;
 }
 
+int cli_diag_format(const struct vc_diag *d, char *buf, size_t n)
+{
+	char sev[96], pos[64] = "";
+	if (d->file && d->line > 0) {
+		if (d->col > 0)
+			snprintf(pos, sizeof pos, ":%ld:%ld", d->line, d->col);
+		else
+			snprintf(pos, sizeof pos, ":%ld", d->line);
+	}
+	int has_ctx = d->context && *d->context;
+	return snprintf(buf, n, "%s: %s%s%s%s: %s%s%s\n", cli_prog, d->file ? d->file : "", pos,
+			d->file ? ": " : "", cli_severity(d->severity, d->code, sev, sizeof sev),
+			has_ctx ? d->context : "", has_ctx ? ": " : "",
+			d->message ? d->message : "");
+}
+
 void cli_diag(const struct vc_diag *d, void *user)
 {
 	(void)user;
-	fprintf(stderr, "%s: ", cli_prog);
-	if (d->file) {
-		fputs(d->file, stderr);
-		if (d->line > 0) {
-			fprintf(stderr, ":%ld", d->line);
-			if (d->col > 0)
-				fprintf(stderr, ":%ld", d->col);
-		}
-		fputs(": ", stderr);
+	char small[1024];
+	int n = cli_diag_format(d, small, sizeof small);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		fputs(small, stderr);
+		return;
 	}
-	char sev[96];
-	fprintf(stderr, "%s: ", cli_severity(d->severity, d->code, sev, sizeof sev));
-	if (d->context && *d->context)
-		fprintf(stderr, "%s: ", d->context);
-	fprintf(stderr, "%s\n", d->message ? d->message : "");
+	char *p = malloc((size_t)n + 1);
+	if (!p) {
+		fputs(small, stderr); /* cut short rather than lost */
+		fputc('\n', stderr);
+		return;
+	}
+	cli_diag_format(d, p, (size_t)n + 1);
+	fputs(p, stderr);
+	free(p);
 }
 
 void cli_error(const char *fmt, ...)

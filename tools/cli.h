@@ -26,6 +26,9 @@ const char *cli_severity(enum vc_severity sev, const char *code, char *buf, size
 void cli_init(const char *prog);
 /* Prints a diagnostic: "prog: file:line:col: severity: context: message". */
 void cli_diag(const struct vc_diag *d, void *user);
+/* The line cli_diag prints, with its line end, into buf (size n); returns
+ * its length as snprintf does (n or more: cut short). */
+int cli_diag_format(const struct vc_diag *d, char *buf, size_t n);
 /* "prog: error: message" on standard error */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Usage to stdout (-h) or to stderr with exit 2 (misuse). */

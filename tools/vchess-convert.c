@@ -14,12 +14,25 @@
  * twice, so its first bytes are read here and handed on, with the rest,
  * through a pipe fed by a thread, which the reader opens as /dev/fd/N
  * (messages show the name given on the command line).
+ *
+ * With -j N (N > 1) the games go through vc_parallel_each: this thread
+ * reads them (and drops those the tag and number selections leave out),
+ * N workers replay each one and format it -- as a piece of the output
+ * (vc_writer_piece), or of the rejects file for a game read from XML, and
+ * its lines for standard error -- into memory, and this thread takes the
+ * results in input order and does everything that has state across games:
+ * the writers (XML archive, --split files, rejects), the counts, the
+ * progress line, the numbering across inputs.  What the reader reports
+ * while it reads ahead is held back and printed before the game it came
+ * before, so every byte written, standard error included, is what -j 1
+ * writes.  At most 4 N games are in memory at once.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <regex.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +47,7 @@ static const char usage[] =
 	"                      [--select EXPR]... [--split N] [--keep-broken] [--rejects FILE]\n"
 	"                      [--long] [--no-comments] [--no-variations] [--no-tags]\n"
 	"                      [--fen-comments] [--mark-swaps] [--plies] [--variant NAME]\n"
-	"                      [--strict] FILE...\n";
+	"                      [--strict] [-j N] FILE...\n";
 
 /* ---- selection ---- */
 
@@ -304,11 +317,83 @@ static const char *show_name(const char *file)
 	return file;
 }
 
+/* ---- text for standard error, kept to be printed in input order ---- */
+
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static int text_room(struct text *t, size_t n)
+{
+	if (t->cap - t->len > n)
+		return 0;
+	size_t cap = t->cap ? t->cap : 256;
+	while (cap - t->len <= n)
+		cap *= 2;
+	char *p = realloc(t->p, cap);
+	if (!p)
+		return -1; /* the line is lost, not the run */
+	t->p = p;
+	t->cap = cap;
+	return 0;
+}
+
+static void text_vadd(struct text *t, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void text_vadd(struct text *t, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0 || text_room(t, (size_t)n) < 0)
+		return;
+	vsnprintf(t->p + t->len, (size_t)n + 1, fmt, ap);
+	t->len += (size_t)n;
+}
+
+/* Formats onto t, or straight onto standard error when t is NULL. */
+static void say(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (t)
+		text_vadd(t, fmt, ap);
+	else
+		vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static void text_diag(struct text *t, const struct vc_diag *d)
+{
+	char probe[1];
+	int n = cli_diag_format(d, probe, sizeof probe);
+	if (n < 0 || text_room(t, (size_t)n) < 0)
+		return;
+	cli_diag_format(d, t->p + t->len, (size_t)n + 1);
+	t->len += (size_t)n;
+}
+
+static void put_text(const char *p, size_t from, size_t to)
+{
+	if (p && to > from)
+		fwrite(p + from, 1, to - from, stderr);
+}
+
+/* Where the diagnostics of the main context go while the reader reads
+ * ahead of the games being written (-j N; this thread only), or NULL. */
+static struct text *held;
+
 static void diag_cb(const struct vc_diag *d, void *user)
 {
 	struct vc_diag c = *d;
 	c.file = show_name(d->file);
-	cli_diag(&c, user);
+	if (held)
+		text_diag(held, &c);
+	else
+		cli_diag(&c, user);
 }
 
 /* ---- the relay of a pipe's first bytes ---- */
@@ -490,7 +575,8 @@ static int out_close(struct out *o)
 	return bad ? -1 : 0;
 }
 
-static int out_game(struct out *o, const struct vc_game *g, const struct vc_replay *rp)
+/* Goes on with the next file of --split when this one is full. */
+static int out_turn(struct out *o)
 {
 	if (o->failed)
 		return -1;
@@ -500,6 +586,13 @@ static int out_game(struct out *o, const struct vc_game *g, const struct vc_repl
 			return -1;
 		}
 	}
+	return 0;
+}
+
+static int out_game(struct out *o, const struct vc_game *g, const struct vc_replay *rp)
+{
+	if (out_turn(o) < 0)
+		return -1;
 	if (vc_writer_game(o->w, g, rp) != VC_OK) {
 		o->failed = 1;
 		return -1;
@@ -519,45 +612,46 @@ static void game_label(const struct vc_game *g, char *buf, size_t n)
 		snprintf(buf, n, "game %ld (%s - %s)", vc_game_number(g), w ? w : "?", b ? b : "?");
 }
 
-static void print_diag(const struct vc_game *g, const struct vc_game_diag *d)
+/* A diagnostic of g, onto t (NULL: standard error). */
+static void print_diag(struct text *t, const struct vc_game *g, const struct vc_game_diag *d)
 {
 	char label[256];
 	game_label(g, label, sizeof label);
 	const char *f = show_name(vc_game_file(g));
-	fprintf(stderr, "%s: %s", cli_prog, f ? f : "-");
+	say(t, "%s: %s", cli_prog, f ? f : "-");
 	if (d->line > 0) {
-		fprintf(stderr, ":%ld", d->line);
+		say(t, ":%ld", d->line);
 		if (d->col > 0)
-			fprintf(stderr, ":%ld", d->col);
+			say(t, ":%ld", d->col);
 	}
 	char sev[64];
-	fprintf(stderr, ": %s: %s", cli_severity(d->severity, d->code, sev, sizeof sev), label);
+	say(t, ": %s: %s", cli_severity(d->severity, d->code, sev, sizeof sev), label);
 	if (d->context && *d->context)
-		fprintf(stderr, ", %s", d->context);
-	fprintf(stderr, ": %s\n", d->message);
+		say(t, ", %s", d->context);
+	say(t, ": %s\n", d->message);
 }
 
 /* One line for a broken game: its first error. */
-static void report_broken(const struct vc_game *g)
+static void report_broken(struct text *t, const struct vc_game *g)
 {
 	size_t n = vc_game_diag_count(g);
 	for (size_t i = 0; i < n; i++) {
 		const struct vc_game_diag *d = vc_game_diag_at(g, i);
 		if (d->severity >= VC_SEV_ERROR) {
-			print_diag(g, d);
+			print_diag(t, g, d);
 			return;
 		}
 	}
 }
 
 /* What the XML reader found odd in its input, though the game reads. */
-static void report_xml_warnings(const struct vc_game *g)
+static void report_xml_warnings(struct text *t, const struct vc_game *g)
 {
 	size_t n = vc_game_diag_count(g);
 	for (size_t i = 0; i < n; i++) {
 		const struct vc_game_diag *d = vc_game_diag_at(g, i);
 		if (d->severity == VC_SEV_WARNING && d->code && !strncmp(d->code, "xml-", 4))
-			print_diag(g, d);
+			print_diag(t, g, d);
 	}
 }
 
@@ -567,25 +661,412 @@ struct rejects {
 	struct vc_writer *w; /* for games that have no raw text (from XML) */
 };
 
+/* the raw bytes as read, then a blank line before the next */
+static int reject_raw(struct rejects *rj, const char *raw, size_t len)
+{
+	if (vc_sink_write(rj->sink, raw, len) < 0)
+		return -1;
+	if (raw[len - 1] != '\n' && raw[len - 1] != '\r' && vc_sink_write(rj->sink, "\n", 1) < 0)
+		return -1;
+	return vc_sink_write(rj->sink, "\n", 1);
+}
+
+/* the writer of games that have no raw text (read from XML) */
+static int reject_writer(struct rejects *rj)
+{
+	if (!rj->w)
+		rj->w = vc_writer_open(rj->ctx, rj->sink, VC_FORMAT_TEXT, NULL);
+	return rj->w ? 0 : -1;
+}
+
 static int reject(struct rejects *rj, const struct vc_game *g, const struct vc_replay *rp)
 {
 	size_t len;
 	const char *raw = vc_game_raw(g, &len);
-	if (len > 0) {
-		if (vc_sink_write(rj->sink, raw, len) < 0)
-			return -1;
-		/* the raw bytes as read, then a blank line before the next */
-		if (raw[len - 1] != '\n' && raw[len - 1] != '\r' &&
-		    vc_sink_write(rj->sink, "\n", 1) < 0)
-			return -1;
-		return vc_sink_write(rj->sink, "\n", 1);
-	}
-	if (!rj->w) {
-		rj->w = vc_writer_open(rj->ctx, rj->sink, VC_FORMAT_TEXT, NULL);
-		if (!rj->w)
-			return -1;
-	}
+	if (len > 0)
+		return reject_raw(rj, raw, len);
+	if (reject_writer(rj) < 0)
+		return -1;
 	return vc_writer_game(rj->w, g, rp) == VC_OK ? 0 : -1;
+}
+
+/* ---- the run: what is counted across games and inputs ---- */
+
+struct conv {
+	const struct sel *sels;
+	int nsel, keep, progress;
+	struct out *o;
+	struct rejects *rj;
+	long read, written, broken, kept, rejected;
+	long number; /* of the next game read: inputs go on counting */
+	int trouble, rej_failed;
+	/* -j N: the input at hand, and what its reading has left */
+	const struct job *job;
+	struct vc_reader *tr;
+	struct vc_xml_reader *xr;
+	int stop;            /* nothing more of this input: a fatal replay, or failed output */
+	int read_fatal;      /* the input failed */
+	long read_number;    /* the number after the last game read */
+	struct text pending; /* the reader's messages since the last game read */
+};
+
+/* ---- -j N: workers replay and format, this thread writes in order ---- */
+
+/* what every worker needs; read-only while workers run */
+struct job {
+	struct vc_validate_opts vo;
+	struct vc_write_opts wo;
+	int to;      /* output format */
+	int xml_in;  /* the input is XML: its warnings are reported */
+	int keep;    /* --keep-broken */
+	int rejects; /* --rejects: games without raw bytes are formatted as text */
+	const struct sel *sels;
+	int nsel;
+};
+
+struct worker {
+	struct vc_ctx *ctx;
+	struct vc_validator *val;
+	struct vc_replay *rp;
+	struct vc_writer *w, *rw; /* pieces of the output, of the rejects file */
+	struct text *diag;        /* the game's text, while one is worked on */
+	struct text orphan;       /* the context's messages between games */
+	const struct job *job;
+	struct worker *next; /* in the list of idle states */
+};
+
+enum { PIECE_NONE, PIECE_OUT, PIECE_REJECT };
+
+/* A game's result.  Its text for standard error: [0, mid) what comes
+ * before it is counted (the replay's messages, XML warnings), [mid, late)
+ * its broken-game line, [late, len) what formatting it said, printed only
+ * if the piece is used.  pre holds the reader's messages before it. */
+struct result {
+	char *text, *pre;
+	size_t len, mid, late, npre;
+	int fatal, selected, valid, garbage;
+	int piece, piece_failed;
+};
+
+static void worker_diag(const struct vc_diag *d, void *user)
+{
+	struct worker *w = user;
+	struct vc_diag c = *d;
+	c.file = show_name(d->file);
+	text_diag(w->diag ? w->diag : &w->orphan, &c);
+}
+
+static void worker_free(void *state)
+{
+	struct worker *w = state;
+	if (!w)
+		return;
+	vc_writer_close(w->w);
+	vc_writer_close(w->rw);
+	vc_replay_free(w->rp);
+	vc_validator_free(w->val);
+	vc_ctx_free(w->ctx);
+	free(w->orphan.p);
+	free(w);
+}
+
+/* Workers' states outlive the run of an input, kept here for the next
+ * one: a validator keeps the variants it has loaded (each worker loads its
+ * own), which cost more than a small archive's games. */
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct worker *idle;
+
+static void worker_keep(void *state)
+{
+	struct worker *w = state;
+	if (!w)
+		return;
+	pthread_mutex_lock(&idle_lock);
+	w->next = idle;
+	idle = w;
+	pthread_mutex_unlock(&idle_lock);
+}
+
+static void workers_free(void)
+{
+	while (idle) {
+		struct worker *w = idle;
+		idle = w->next;
+		worker_free(w);
+	}
+}
+
+static void *worker_new(void *user)
+{
+	const struct conv *cv = user;
+	const struct job *job = cv->job;
+	pthread_mutex_lock(&idle_lock);
+	struct worker *w = idle;
+	if (w)
+		idle = w->next;
+	pthread_mutex_unlock(&idle_lock);
+	if (w)
+		return w;
+	w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->job = job;
+	w->ctx = vc_ctx_new();
+	if (!w->ctx) {
+		free(w);
+		return NULL;
+	}
+	vc_ctx_set_diag(w->ctx, worker_diag, w);
+	w->val = vc_validator_new(w->ctx, &job->vo);
+	w->rp = vc_replay_new(&job->wo, (enum vc_format)job->to);
+	w->w = vc_writer_open(w->ctx, NULL, (enum vc_format)job->to, &job->wo);
+	w->rw = vc_writer_open(w->ctx, NULL, VC_FORMAT_TEXT, NULL);
+	if (!w->val || !w->rp || !w->w || !w->rw) {
+		worker_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* What the loop of -j 1 does with a game before writing it, into r and
+ * the piece into out. */
+static void work(void *state, struct vc_game *g, struct vc_sink *out, void *res)
+{
+	struct worker *w = state;
+	struct result *r = res;
+	struct text t = { NULL, 0, 0 };
+	if (!w) {
+		say(&t, "%s: error: out of memory\n", cli_prog);
+		r->fatal = 1;
+		goto end;
+	}
+	const struct job *job = w->job;
+	t = w->orphan;
+	memset(&w->orphan, 0, sizeof w->orphan);
+	w->diag = &t;
+	struct vc_game_stats st;
+	if (vc_replay_run(w->rp, w->val, g, &st) == VC_FATAL) {
+		r->fatal = 1;
+		goto end;
+	}
+	r->garbage = vc_game_is_garbage(g);
+	r->valid = st.valid && !r->garbage;
+	if (!post_select(g, w->rp, r->valid, job->sels, job->nsel))
+		goto end;
+	r->selected = 1;
+	if (job->xml_in)
+		report_xml_warnings(&t, g);
+	r->mid = t.len;
+	if (!r->valid)
+		report_broken(&t, g);
+	r->late = t.len;
+	if (r->valid || (job->keep && !r->garbage)) {
+		r->piece = PIECE_OUT;
+		r->piece_failed = vc_writer_piece(w->w, out, g, w->rp) != VC_OK;
+	} else if (job->rejects) {
+		size_t len;
+		vc_game_raw(g, &len);
+		if (len == 0) {
+			r->piece = PIECE_REJECT;
+			r->piece_failed = vc_writer_piece(w->rw, out, g, w->rp) != VC_OK;
+		}
+	}
+end:
+	if (w)
+		w->diag = NULL;
+	r->text = t.p;
+	r->len = t.len;
+}
+
+/* The reader's side: the next game the tag and number selections take.
+ * The messages of reading it are held for done. */
+static vc_status next_game(void *source, struct vc_game *g, void *res)
+{
+	struct conv *cv = source;
+	struct result *r = res;
+	vc_status s;
+	if (cv->stop)
+		return VC_END;
+	held = &cv->pending;
+	for (;;) {
+		s = cv->xr ? vc_xml_reader_next(cv->xr, g) : vc_reader_next(cv->tr, g);
+		if (s != VC_OK)
+			break;
+		cv->read_number = vc_game_number(g) + 1;
+		if (pre_select(g, vc_game_number(g), cv->sels, cv->nsel))
+			break;
+	}
+	held = NULL;
+	if (s == VC_OK) {
+		r->pre = cv->pending.p;
+		r->npre = cv->pending.len;
+		memset(&cv->pending, 0, sizeof cv->pending);
+	} else if (s == VC_FATAL) {
+		cv->read_fatal = 1; /* counted only if -j 1 would have read so far */
+		s = VC_END;
+	}
+	return s;
+}
+
+/* Writes the piece of a game that goes to the output. */
+static int take_piece(struct conv *cv, const struct result *r, const char *piece, size_t len)
+{
+	struct out *o = cv->o;
+	if (out_turn(o) < 0) {
+		cv->stop = 1;
+		return -1;
+	}
+	put_text(r->text, r->late, r->len);
+	if (r->piece_failed || vc_writer_put(o->w, piece, len) != VC_OK) {
+		o->failed = 1;
+		cv->stop = 1;
+		return -1;
+	}
+	o->in_file++;
+	return 0;
+}
+
+/* The writer's side: the loop of -j 1 after the replay, in input order. */
+static void take(struct conv *cv, struct vc_game *g, const char *piece, size_t len,
+		 const struct result *r)
+{
+	put_text(r->pre, 0, r->npre);
+	cv->number = vc_game_number(g) + 1;
+	if (r->fatal) {
+		put_text(r->text, 0, r->len);
+		cv->trouble = 1;
+		cv->stop = 1;
+		return;
+	}
+	if (!r->selected) {
+		put_text(r->text, 0, r->len);
+		return;
+	}
+	cv->read++;
+	put_text(r->text, 0, r->mid);
+	if (cv->progress && cv->read % 4096 == 0)
+		fprintf(stderr, "\r%s: %ld games", cli_prog, cv->read);
+	if (r->valid) {
+		if (take_piece(cv, r, piece, len) == 0)
+			cv->written++;
+		return;
+	}
+	cv->broken++;
+	if (cv->progress && cv->read >= 4096)
+		fprintf(stderr, "\r%*s\r", 40, "");
+	put_text(r->text, r->mid, r->late);
+	if (cv->job->keep && !r->garbage) {
+		if (take_piece(cv, r, piece, len) == 0) {
+			cv->written++;
+			cv->kept++;
+		}
+		return;
+	}
+	cv->rejected++;
+	if (!cv->rj->sink || cv->rej_failed)
+		return;
+	size_t rawlen;
+	const char *raw = vc_game_raw(g, &rawlen);
+	if (rawlen > 0) {
+		if (reject_raw(cv->rj, raw, rawlen) < 0)
+			cv->rej_failed = 1;
+		return;
+	}
+	put_text(r->text, r->late, r->len);
+	if (r->piece_failed || reject_writer(cv->rj) < 0 ||
+	    vc_writer_put(cv->rj->w, piece, len) != VC_OK)
+		cv->rej_failed = 1;
+}
+
+static void done(void *user, struct vc_game *g, const char *piece, size_t len, void *res)
+{
+	struct conv *cv = user;
+	struct result *r = res;
+	if (!cv->stop)
+		take(cv, g, piece, len, r);
+	free(r->text);
+	free(r->pre);
+}
+
+/* One input through jobs workers. */
+static void run_parallel(struct conv *cv, struct vc_ctx *ctx, int jobs)
+{
+	struct vc_parallel_opts po = { .jobs = jobs,
+				       .result_size = sizeof(struct result),
+				       .worker_new = worker_new,
+				       .worker_free = worker_keep,
+				       .work = work,
+				       .done = done,
+				       .user = cv };
+	cv->stop = 0;
+	cv->read_fatal = 0;
+	cv->read_number = cv->number;
+	if (vc_parallel_each(ctx, next_game, cv, &po) != VC_OK)
+		cv->trouble = 1;
+	if (!cv->stop) {
+		/* what -j 1 would have read too: the messages after the last game */
+		put_text(cv->pending.p, 0, cv->pending.len);
+		cv->number = cv->read_number;
+		if (cv->read_fatal)
+			cv->trouble = 1;
+	}
+	free(cv->pending.p);
+	memset(&cv->pending, 0, sizeof cv->pending);
+}
+
+/* ---- -j 1: one game at a time in this thread ---- */
+
+static void run_serial(struct conv *cv, struct vc_reader *tr, struct vc_xml_reader *xr,
+		       struct vc_validator *val, struct vc_replay *rp, struct vc_game *g)
+{
+	struct out *o = cv->o;
+	vc_status s;
+	for (;;) {
+		s = xr ? vc_xml_reader_next(xr, g) : vc_reader_next(tr, g);
+		if (s != VC_OK)
+			break;
+		cv->number = vc_game_number(g) + 1;
+		if (!pre_select(g, vc_game_number(g), cv->sels, cv->nsel))
+			continue;
+		struct vc_game_stats st;
+		vc_status vs = vc_replay_run(rp, val, g, &st);
+		if (vs == VC_FATAL) {
+			cv->trouble = 1;
+			s = VC_FATAL;
+			break;
+		}
+		int garbage = vc_game_is_garbage(g);
+		int valid = st.valid && !garbage;
+		if (!post_select(g, rp, valid, cv->sels, cv->nsel))
+			continue;
+		cv->read++;
+		if (xr)
+			report_xml_warnings(NULL, g);
+		if (cv->progress && cv->read % 4096 == 0)
+			fprintf(stderr, "\r%s: %ld games", cli_prog, cv->read);
+		if (valid) {
+			if (out_game(o, g, rp) < 0)
+				break;
+			cv->written++;
+			continue;
+		}
+		cv->broken++;
+		if (cv->progress && cv->read >= 4096)
+			fprintf(stderr, "\r%*s\r", 40, "");
+		report_broken(NULL, g);
+		if (cv->keep && !garbage) {
+			if (out_game(o, g, rp) < 0)
+				break;
+			cv->written++;
+			cv->kept++;
+			continue;
+		}
+		cv->rejected++;
+		if (cv->rj->sink && !cv->rej_failed && reject(cv->rj, g, rp) < 0)
+			cv->rej_failed = 1;
+	}
+	if (s == VC_FATAL)
+		cv->trouble = 1;
 }
 
 /* ---- main ---- */
@@ -596,6 +1077,16 @@ static void free_args(const char **files, struct sel *sels, int nsel)
 		free_sel(&sels[k]);
 	free(sels);
 	free(files);
+}
+
+static int parse_jobs(const char *s)
+{
+	long n = cli_number(s);
+	if (n < 1 || n > 1024) {
+		cli_error("-j needs a number from 1 to 1024, not '%s'", s);
+		cli_usage(usage, 1);
+	}
+	return (int)n;
 }
 
 static int parse_format(const char *s, int output)
@@ -615,6 +1106,7 @@ int main(int argc, char **argv)
 {
 	const char *variant = NULL, *outpath = NULL, *rejpath = NULL;
 	int from = -1, to = VC_FORMAT_TEXT, gzip = 0, keep = 0, strict = 0, nsel = 0;
+	int jobs = vc_cpu_count();
 	long split = 0;
 	struct vc_write_opts wo;
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -697,13 +1189,18 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--strict")) {
 			strict = 1;
+		} else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && val) {
+			jobs = parse_jobs(val);
+			i++;
+		} else if (!strncmp(a, "-j", 2) && a[2]) {
+			jobs = parse_jobs(a + 2);
 		} else if (!strcmp(a, "--")) {
 			while (++i < argc)
 				files[nfiles++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
-			static const char *const valued[] = { "-f",       "-t",      "-o",
-							      "--select", "--split", "--rejects",
-							      "--variant" };
+			static const char *const valued[] = { "-f",        "-t",      "-o",
+							      "--select",  "--split", "--rejects",
+							      "--variant", "-j",      "--jobs" };
 			int needs = 0;
 			for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
 				needs |= !strcmp(a, valued[k]);
@@ -769,10 +1266,25 @@ int main(int argc, char **argv)
 		}
 	}
 
-	long read = 0, written = 0, broken = 0, kept = 0, rejected = 0;
-	long number = 1;
-	int trouble = 0, rej_failed = 0;
-	int progress = isatty(2);
+	struct conv cv;
+	struct job job;
+	memset(&cv, 0, sizeof cv);
+	memset(&job, 0, sizeof job);
+	cv.sels = sels;
+	cv.nsel = nsel;
+	cv.keep = keep;
+	cv.progress = isatty(2);
+	cv.o = &o;
+	cv.rj = &rj;
+	cv.number = 1;
+	cv.job = &job;
+	job.vo = vo;
+	job.wo = wo;
+	job.to = to;
+	job.keep = keep;
+	job.rejects = rejpath != NULL;
+	job.sels = sels;
+	job.nsel = nsel;
 	for (int fi = 0; fi < nfiles && !o.failed; fi++) {
 		const char *path = files[fi];
 		int fmt = from, relayfd = -1;
@@ -787,7 +1299,7 @@ int main(int argc, char **argv)
 				relayfd = relay_start(&rl, path, fdpath, sizeof fdpath, &fmt);
 				if (relayfd < 0) {
 					relay_end(&rl, -1);
-					trouble = 1;
+					cv.trouble = 1;
 					continue;
 				}
 				snprintf(shown_names[0].fdpath, sizeof shown_names[0].fdpath, "%s",
@@ -796,14 +1308,14 @@ int main(int argc, char **argv)
 				path = fdpath;
 			}
 			if (fmt < 0) {
-				trouble = 1;
+				cv.trouble = 1;
 				continue;
 			}
 		}
 		struct vc_reader_opts ro;
 		memset(&ro, 0, sizeof ro);
 		ro.strict = strict;
-		ro.first_game = number;
+		ro.first_game = cv.number;
 		struct vc_reader *tr = NULL;
 		struct vc_xml_reader *xr = NULL;
 		if (fmt == VC_FORMAT_XML)
@@ -811,94 +1323,61 @@ int main(int argc, char **argv)
 		else
 			tr = vc_reader_open(ctx, path, &ro);
 		if (!tr && !xr) {
-			trouble = 1;
+			cv.trouble = 1;
 			relay_end(&rl, relayfd);
 			shown_names[0].name = NULL;
 			continue;
 		}
-		vc_status s;
-		for (;;) {
-			s = xr ? vc_xml_reader_next(xr, g) : vc_reader_next(tr, g);
-			if (s != VC_OK)
-				break;
-			number = vc_game_number(g) + 1;
-			if (!pre_select(g, vc_game_number(g), sels, nsel))
-				continue;
-			struct vc_game_stats st;
-			vc_status vs = vc_replay_run(rp, val, g, &st);
-			if (vs == VC_FATAL) {
-				trouble = 1;
-				s = VC_FATAL;
-				break;
-			}
-			int garbage = vc_game_is_garbage(g);
-			int valid = st.valid && !garbage;
-			if (!post_select(g, rp, valid, sels, nsel))
-				continue;
-			read++;
-			if (xr)
-				report_xml_warnings(g);
-			if (progress && read % 4096 == 0)
-				fprintf(stderr, "\r%s: %ld games", cli_prog, read);
-			if (valid) {
-				if (out_game(&o, g, rp) < 0)
-					break;
-				written++;
-				continue;
-			}
-			broken++;
-			if (progress && read >= 4096)
-				fprintf(stderr, "\r%*s\r", 40, "");
-			report_broken(g);
-			if (keep && !garbage) {
-				if (out_game(&o, g, rp) < 0)
-					break;
-				written++;
-				kept++;
-				continue;
-			}
-			rejected++;
-			if (rj.sink && !rej_failed && reject(&rj, g, rp) < 0)
-				rej_failed = 1;
+		if (jobs > 1) {
+			cv.tr = tr;
+			cv.xr = xr;
+			job.xml_in = xr != NULL;
+			run_parallel(&cv, ctx, jobs);
+			cv.tr = NULL;
+			cv.xr = NULL;
+		} else {
+			run_serial(&cv, tr, xr, val, rp, g);
 		}
-		if (s == VC_FATAL)
-			trouble = 1;
 		vc_reader_close(tr);
 		vc_xml_reader_close(xr);
 		relay_end(&rl, relayfd);
 		shown_names[0].name = NULL;
 	}
-	if (progress && read >= 4096)
+	if (cv.progress && cv.read >= 4096)
 		fprintf(stderr, "\r%*s\r", 40, "");
 
 	if (out_close(&o) < 0)
 		o.failed = 1;
 	if (rj.sink) {
 		if (rj.w && vc_writer_close(rj.w) != VC_OK)
-			rej_failed = 1;
-		if (rej_failed)
+			cv.rej_failed = 1;
+		if (cv.rej_failed)
 			vc_sink_abort(rj.sink);
 		else if (vc_sink_close(rj.sink) != VC_OK)
-			rej_failed = 1;
+			cv.rej_failed = 1;
 	}
-	if (broken) {
+	if (cv.broken) {
 		/* never silently dropped: say where every broken game went */
-		fprintf(stderr, "%s: %ld of %ld games broken", cli_prog, broken, read);
-		if (kept)
-			fprintf(stderr, ", %ld written with their errors", kept);
-		if (rejected && rejpath)
-			fprintf(stderr, ", %ld rejected to '%s'", rejected, rejpath);
-		else if (rejected)
-			fprintf(stderr, ", %ld not written (%s)", rejected,
+		fprintf(stderr, "%s: %ld of %ld games broken", cli_prog, cv.broken, cv.read);
+		if (cv.kept)
+			fprintf(stderr, ", %ld written with their errors", cv.kept);
+		if (cv.rejected && rejpath && cv.rej_failed)
+			fprintf(stderr, ", %ld not written (the rejects file '%s' failed)",
+				cv.rejected, rejpath);
+		else if (cv.rejected && rejpath)
+			fprintf(stderr, ", %ld rejected to '%s'", cv.rejected, rejpath);
+		else if (cv.rejected)
+			fprintf(stderr, ", %ld not written (%s)", cv.rejected,
 				keep ? "text that is no game: see --rejects"
 				     : "see --keep-broken and --rejects");
 		fputc('\n', stderr);
 	}
-	if (trouble || o.failed || rej_failed)
+	if (cv.trouble || o.failed || cv.rej_failed)
 		status = CLI_TROUBLE;
 	else
-		status = broken ? CLI_BAD_INPUT : CLI_OK;
+		status = cv.broken ? CLI_BAD_INPUT : CLI_OK;
 out:
+	workers_free();
 	free_args(files, sels, nsel);
 	vc_game_free(g);
 	vc_replay_free(rp);
