@@ -21,7 +21,6 @@
  * and reads games a few at a time rather than being woken for each one;
  * every finished game re-checks the condition, so none is missed.
  */
-#include <libxml/parser.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,10 +168,6 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 {
 	if (o->jobs <= 1)
 		return run_serial(ctx, next, source, o);
-	/* libxml2 sets up its globals on first use, which is not safe from
-	 * several threads at once: the workers may write XML (vc_writer_piece)
-	 * while this thread reads it, so it is set up here, first */
-	xmlInitParser();
 	struct pool pl;
 	memset(&pl, 0, sizeof pl);
 	pl.o = o;

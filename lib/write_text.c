@@ -43,6 +43,7 @@ int vc_xml_out_game(struct vc_xml_out *x, const struct vc_game *g, const struct 
 		    const struct vc_canon *c);
 int vc_xml_out_close(struct vc_xml_out *x);
 void vc_xml_out_pure(struct vc_xml_out *x, int on);
+void vc_xml_global_init(void);
 int vc_json_game(struct vc_buf *out, const struct vc_game *g, const struct vc_replay *rp,
 		 const struct vc_canon *c, const struct vc_write_opts *o);
 /* ---- end of the XML and JSON writers ---- */
@@ -1304,6 +1305,8 @@ struct vc_writer *vc_writer_open(struct vc_ctx *ctx, struct vc_sink *sink, enum 
 		free(w);
 		return NULL;
 	}
+	if (fmt == VC_FORMAT_XML)
+		vc_xml_global_init();
 	return w;
 }
 

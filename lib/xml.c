@@ -1134,9 +1134,19 @@ static void on_xml_error(void *user, xmlErrorPtr e)
 }
 
 /* Makes a reader of the input in (taken over: closed on failure too). */
+/* libxml2 sets up its globals on first use, which is not safe from several
+ * threads at once; readers and writers are opened in the caller's thread
+ * before any worker writes XML (vc_parallel_each), so they set it up. */
+void vc_xml_global_init(void);
+void vc_xml_global_init(void)
+{
+	xmlInitParser();
+}
+
 static struct vc_xml_reader *reader_new(struct vc_ctx *ctx, struct vc_input *in,
 					const struct vc_reader_opts *opts)
 {
+	vc_xml_global_init(); /* here, in the thread that opens readers */
 	struct quiet q;
 	if (!in)
 		return NULL;
