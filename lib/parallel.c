@@ -172,7 +172,7 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 	memset(&pl, 0, sizeof pl);
 	pl.o = o;
 	pl.ctx = ctx;
-	pl.window = o->window ? o->window : (size_t)o->jobs * 4;
+	pl.window = o->window ? o->window : (size_t)o->jobs * 64;
 	pl.slots = vc_calloc(pl.window, sizeof *pl.slots);
 	int nthreads = 0;
 	pthread_t *threads = vc_calloc((size_t)o->jobs, sizeof *threads);

@@ -398,7 +398,7 @@ typedef void vc_done_fn(void *user, struct vc_game *g, const char *out, size_t l
 
 struct vc_parallel_opts {
 	int jobs;           /* worker threads; 1 runs everything in the caller's thread */
-	size_t window;      /* games in flight; 0: 4 per job */
+	size_t window;      /* games in flight; 0: 64 per job */
 	size_t result_size; /* bytes of each game's result */
 	vc_worker_new_fn *worker_new;
 	vc_worker_free_fn *worker_free;
