@@ -1262,20 +1262,25 @@ static void warn(struct vc_xml_reader *x, const char *code, const char *fmt, ...
 	vc_game_add_diag(x->g, VC_SEV_WARNING, code, line_of(x), 0, 0, NULL, "%s", msg);
 }
 
-/* Skips the element the reader is on, with its subtree. */
-static int skip_element(struct vc_xml_reader *x)
+/* Skips the element the reader is on, with its subtree: 0, or -1 when the
+ * XML cannot be read.  *again says whether the reader already stands on the
+ * node after it (the caller must then not read again before looking). */
+static int skip_element(struct vc_xml_reader *x, int *again)
 {
+	*again = 0;
 	if (xmlTextReaderIsEmptyElement(x->r))
-		return 1;
+		return 0;
 	int rc = xmlTextReaderNext(x->r);
-	if (rc < 0 && !x->failed) {
-		x->failed = 1;
-		vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name, line_of(x), 0, NULL,
-			"cannot read the XML");
+	if (rc < 0) {
+		if (!x->failed) {
+			x->failed = 1;
+			vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name, line_of(x), 0, NULL,
+				"cannot read the XML");
+		}
+		return -1;
 	}
-	/* Next leaves the reader on the node after the subtree: step back
-	 * one, in effect, by telling the caller not to read again. */
-	return rc < 0 ? -1 : 2;
+	*again = 1;
+	return 0;
 }
 
 /* Does the esc attribute's list (NULL: none) hold name? */
@@ -1357,10 +1362,8 @@ static int text_get(struct vc_xml_reader *x)
 				     name_of(x));
 				/* the reader may stand on what follows the element
 				 * (more text, or the end of this one): not read past */
-				int k = skip_element(x);
-				if (k < 0)
+				if (skip_element(x, &again) < 0)
 					return -1;
-				again = k == 2;
 			}
 		}
 	}
@@ -1498,11 +1501,7 @@ static int read_line(struct vc_xml_reader *x)
 				depth++;
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in moves ignored", nm);
-			rc = skip_element(x);
-			if (rc == 2) {
-				again = 1;
-				rc = 0;
-			}
+			rc = skip_element(x, &again);
 		}
 		if (rc < 0)
 			return -1;
@@ -1566,10 +1565,8 @@ static int read_game(struct vc_xml_reader *x)
 				if (strcmp(name_of(x), "tag")) {
 					warn(x, "xml-unexpected",
 					     "unknown element '%.40s' in tags ignored", name_of(x));
-					int k = skip_element(x);
-					if (k < 0)
+					if (skip_element(x, &tag_again) < 0)
 						return -1;
-					tag_again = k == 2;
 					continue;
 				}
 				const char *esc = esc_get(x);
@@ -1607,14 +1604,10 @@ static int read_game(struct vc_xml_reader *x)
 			}
 		} else if (!strcmp(nm, "start") || !strcmp(nm, "diagnostics")) {
 			/* derived: the FEN tag and validation give them again */
-			rc = skip_element(x);
+			rc = skip_element(x, &again);
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in a game ignored", nm);
-			rc = skip_element(x);
-		}
-		if (rc == 2) {
-			again = 1;
-			rc = 0;
+			rc = skip_element(x, &again);
 		}
 		if (rc < 0)
 			return -1;
@@ -1713,12 +1706,10 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 		if (strcmp(name_of(x), "game")) {
 			vc_emit(x->ctx, VC_SEV_WARNING, "xml-unexpected", x->name, line_of(x), 0,
 				NULL, "unknown element '%.40s' in the archive ignored", name_of(x));
-			int k = skip_element(x);
-			if (k < 0) {
+			if (skip_element(x, &again) < 0) {
 				st = VC_FATAL;
 				break;
 			}
-			again = k == 2;
 			continue;
 		}
 		if (read_game(x) < 0 || x->failed) {
