@@ -828,10 +828,14 @@ static inline int board_testable(const struct vc_position *p, const vc_move *m)
 	       m->to >= 0;
 }
 
-/* Is the side to move's royal piece attacked once m is played?  (The
- * board is changed and put back; the position is otherwise untouched.) */
-static int board_leaves_check(struct vc_position *p, const vc_move *m)
+/* Is the side to move's royal piece attacked once m is played?  With
+ * node < 0 every attack is looked for; otherwise only one coming from
+ * behind trie node 'node' through a clear line (what leaving its square
+ * uncovers).  The board is changed and put back; the position is
+ * otherwise untouched. */
+static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node)
 {
+	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	uint8_t *b = p->board;
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
@@ -841,7 +845,9 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m)
 	b[m->to] = mover;
 	if (m->from == k)
 		k = m->to;
-	int attacked = vc_attacked(p, k, side ^ 1);
+	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
+				: line_clear(p, node) &&
+					  trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
 	b[m->to] = old_to;
 	if (m->from >= 0)
 		b[m->from] = mover;
@@ -854,7 +860,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	if (p->king[side] < 0)
 		return 0;
 	if (board_testable(p, m))
-		return board_leaves_check(p, m);
+		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	int bad = vc_in_check(p, side);
@@ -875,29 +881,12 @@ int vc_move_exposes(struct vc_position *p, const vc_move *m)
 		return 0; /* nothing stands behind it */
 	if (i == -2)
 		return vc_move_leaves_check(p, m);
-	/* only what stands behind the square it leaves, when nothing stands
-	 * before it (the mover, maybe, on its new square) */
-	uint8_t *b = p->board;
-	uint8_t mover = b[m->from], old_to = b[m->to];
-	b[m->from] = VC_EMPTY;
-	b[m->to] = mover;
-	int attacked = line_clear(p, i) && trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, side ^ 1);
-	b[m->to] = old_to;
-	b[m->from] = mover;
-	return attacked;
-}
-
-/* is a pseudo-legal move legal? */
-static int test_move(struct vc_position *p, const vc_move *m)
-{
-	return vc_move_leaves_check(p, m) == 0;
+	return board_leaves_check(p, m, i);
 }
 
 int vc_move_legal(struct vc_position *p, const vc_move *m)
 {
-	if (p->king[p->side] < 0)
-		return 1;
-	return test_move(p, m);
+	return vc_move_leaves_check(p, m) == 0;
 }
 
 int vc_gen_legal(struct vc_position *p, vc_move *out)
@@ -909,7 +898,7 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	find_pins(p, &pi);
 	int k = 0;
 	for (int i = 0; i < n; i++)
-		if (!needs_test(p, &pi, &out[i]) || test_move(p, &out[i]))
+		if (!needs_test(p, &pi, &out[i]) || vc_move_legal(p, &out[i]))
 			out[k++] = out[i];
 	return k;
 }
@@ -943,7 +932,7 @@ int vc_has_legal_move(struct vc_position *p)
 		g.n = 0;
 		gen_piece(&g, from);
 		for (int j = 0; j < g.n; j++)
-			if (!needs_test(p, &pi, &buf[j]) || test_move(p, &buf[j]))
+			if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
 				return 1;
 	}
 	g.n = 0;
@@ -951,7 +940,7 @@ int vc_has_legal_move(struct vc_position *p)
 	if (p->v->rules & VC_R_DROPS)
 		gen_drops(&g);
 	for (int j = 0; j < g.n; j++)
-		if (!needs_test(p, &pi, &buf[j]) || test_move(p, &buf[j]))
+		if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
 			return 1;
 	return 0;
 }
@@ -976,13 +965,13 @@ static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
 		if (!royal)
 			return (uint64_t)n;
 		for (int i = 0; i < n; i++)
-			if (!needs_test(p, &pi, &buf[i]) || test_move(p, &buf[i]))
+			if (!needs_test(p, &pi, &buf[i]) || vc_move_legal(p, &buf[i]))
 				total++;
 		return total;
 	}
 	vc_move *next = buf + n;
 	for (int i = 0; i < n; i++) {
-		if (royal && needs_test(p, &pi, &buf[i]) && !test_move(p, &buf[i]))
+		if (royal && needs_test(p, &pi, &buf[i]) && !vc_move_legal(p, &buf[i]))
 			continue;
 		if (vc_pos_make(p, &buf[i]) != 0)
 			return total;

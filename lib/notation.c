@@ -444,10 +444,6 @@ static const char *piece_word(const struct vc_variant *v, int t, char *buf, size
 	return buf;
 }
 
-static int test_legal(struct vc_position *p, const vc_move *m)
-{
-	return vc_move_leaves_check(p, m) == 0;
-}
 
 static const char *side_name(int side) { return side == VC_WHITE ? "White" : "Black"; }
 
@@ -674,7 +670,7 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 	for (int i = 0; i < nm; i++) {
 		if (buf[i].to != lo || buf[i].to2 != hi)
 			continue;
-		if (!test_legal(p, &buf[i]))
+		if (!vc_move_legal(p, &buf[i]))
 			return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check",
 				    tl, text);
 		*out = buf[i];
@@ -706,7 +702,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			if ((buf[i].flags & VC_MF_CASTLE) &&
 			    (v->castle[buf[i].extra].long_side != 0) == (san->castle == 2)) {
 				npseudo++;
-				if (test_legal(p, &buf[i]) && nfound < 64)
+				if (vc_move_legal(p, &buf[i]) && nfound < 64)
 					found[nfound++] = buf[i];
 			}
 		if (nfound == 1) {
@@ -748,7 +744,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 				    piece_word(v, t, w1, sizeof w1), rr,
 				    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
 		vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
-		if (!test_legal(p, &m))
+		if (!vc_move_legal(p, &m))
 			return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl, text);
 		*out = m;
 		return 0;
@@ -762,7 +758,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		int nm = vc_gen_castling(p, buf);
 		for (int i = 0; i < nm; i++)
 			if ((buf[i].flags & VC_MF_CASTLE) && buf[i].from == san->from_sq &&
-			    (buf[i].to == san->to || buf[i].aux == san->to) && test_legal(p, &buf[i])) {
+			    (buf[i].to == san->to || buf[i].aux == san->to) && vc_move_legal(p, &buf[i])) {
 				*out = buf[i];
 				return 0;
 			}
@@ -848,7 +844,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		return 0;
 	}
 	for (int i = 0; i < npseudo; i++)
-		if (test_legal(p, &pseudo[i]) && nfound < 64)
+		if (vc_move_legal(p, &pseudo[i]) && nfound < 64)
 			found[nfound++] = pseudo[i];
 	if (nfound == 1) {
 		*out = found[0];
@@ -1006,7 +1002,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 					continue;
 				int nm = vc_gen_from(p, cand[c], mb), ok = 0;
 				for (int i = 0; i < nm && !ok; i++)
-					if (mb[i].to == m->to && test_legal(p, &mb[i]))
+					if (mb[i].to == m->to && vc_move_legal(p, &mb[i]))
 						ok = 1;
 				if (!ok)
 					continue;
@@ -1040,7 +1036,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 			int nx = vc_gen_from(p, m->from, xm), other = 0;
 			for (int i = 0; i < nx; i++)
 				if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
-				    test_legal(p, &xm[i]))
+				    vc_move_legal(p, &xm[i]))
 					other = 1;
 			if (other) {
 				if (m->aux >= 0) {

@@ -390,7 +390,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m);
 /* The same when the side to move is known not to be in check now: only
  * what the move uncovers is looked at. */
 int vc_move_exposes(struct vc_position *p, const vc_move *m);
-/* Is a pseudo-legal move legal? (makes and unmakes) */
+/* Is a pseudo-legal move legal?  (Not when it cannot be made: out of memory.) */
 int vc_move_legal(struct vc_position *p, const vc_move *m);
 /* Origins of side's pieces whose type is in mask that reach target
  * (capture tries when capture != 0); returns the count written to out. */
