@@ -195,7 +195,7 @@ bench:
 	$(Q)if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh build-bench; \
 	 else echo 'bench: no tests/bench/run.sh yet'; fi
 
-fuzz: all
+fuzz: all tests
 	$(Q)if [ -f tests/fuzz/run.sh ]; then VCHESS_BUILD=$(BUILD) bash tests/fuzz/run.sh $(SECONDS); \
 	 else echo 'fuzz: no tests/fuzz/run.sh yet'; fi
 

@@ -925,8 +925,15 @@ int vc_has_legal_move(struct vc_position *p)
 	struct pins pi;
 	find_pins(p, &pi);
 	struct gen g = { p, buf, 0 };
-	for (int i = -1; i < p->npl[side]; i++) {
-		int from = i < 0 ? k : p->plist[side][i];
+	/* The origins are copied first: testing a move makes and unmakes it,
+	 * and a capture of one's own piece (self-capture, an explosion) puts
+	 * that piece back at the end of the list, so walking the live list
+	 * would visit one piece twice and skip another. */
+	int16_t from_sq[VC_MAXPL];
+	int nfrom = p->npl[side];
+	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
+	for (int i = -1; i < nfrom; i++) {
+		int from = i < 0 ? k : from_sq[i];
 		if (i >= 0 && from == k)
 			continue;
 		g.n = 0;

@@ -35,11 +35,24 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
 	}
 	vc_square_name(v, m->from, a);
-	if (m->promo) {
+	/* the promotion letter only where the move chose it: not for a
+	 * promotion that happens by itself, nor for a piece that turns into
+	 * what it captured (a vampire), whose squares say it all */
+	if (m->promo && (m->flags & (VC_MF_PROMO | VC_MF_XPROMO)) &&
+	    !(v->types[m->piece].auto_to == m->promo - 1 &&
+	      !(v->types[m->piece].promo_choices >> (m->promo - 1) & 1))) {
 		size_t k = 0;
 		for (const char *s = v->types[m->promo - 1].symbol; *s && k < 7; s++)
 			promo[k++] = (char)tolower((unsigned char)*s);
 		promo[k] = 0;
+	}
+	if (m->flags & VC_MF_XPROMO) {
+		/* the piece that trades places with the pawn, always named */
+		char src[8];
+		if (m->aux >= 0)
+			vc_square_name(v, m->aux, src);
+		return snprintf(buf, n, "%s%s%s(%s)", a, b, promo,
+				m->aux >= 0 ? src : m->aux == -2 ? "air" : "prison");
 	}
 	return snprintf(buf, n, "%s%s%s", a, b, promo);
 }

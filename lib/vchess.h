@@ -182,7 +182,9 @@ int vc_move_san(const struct vc_position *p, const vc_move *m, int long_form,
 		char *buf, size_t n);
 
 /* Move in coordinates, as engines write them: "e2e4", "e7e8q", "N@e4",
- * castling as the king's move.  Returns the length. */
+ * castling as the king's move, naming every choice the move makes
+ * ("a7a8n(c3)": the piece a promotion by exchange trades places with), so
+ * that the text reads back as exactly this move.  Returns the length. */
 int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n);
 
 #define VC_MAX_MOVES 4096

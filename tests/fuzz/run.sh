@@ -5,7 +5,8 @@
 # build-fuzz/corpus/NAME; a crash is written to build-fuzz/artifacts/ and
 # makes the run fail: keep it (renamed) in corpora/fuzz/NAME once fixed, so
 # that make check replays it for ever.  Targets run one after another; set
-# FUZZ_JOBS=2 to run two at a time.
+# FUZZ_JOBS=2 to run two at a time.  Then the generator-against-validator
+# test runs many more random games than make check does (see the end).
 set -u
 secs=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,4 +50,23 @@ for src in tests/fuzz/fuzz_*.c; do
 	fi
 done
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
+
+# Generator against validator (tests/unit/t_genval.c), far longer than in
+# make check: about 25 random games of 400 plies a variant for every 10
+# seconds, with a new seed each run (printed, so a failure can be replayed
+# with t_genval --seed S --games N --plies 400).
+genval=${VCHESS_BUILD:-build}/tests/t_genval
+if [ -x "$genval" ]; then
+	gseed=${GENVAL_SEED:-$(date +%s)}
+	games=$(( secs * 5 / 2 ))
+	[ "$games" -ge 1 ] || games=1
+	echo "fuzz: genval: $games games of 400 plies a variant, seed $gseed"
+	if ! "$genval" --games "$games" --plies 400 --seed "$gseed" >$B/fuzz/genval.log 2>&1 ||
+		grep -q '^not ok' $B/fuzz/genval.log; then
+		echo "fuzz: genval FAILED (see $B/fuzz/genval.log)"
+		fail=1
+	fi
+else
+	echo "fuzz: genval skipped: $genval is not built"
+fi
 exit $fail
