@@ -9,8 +9,8 @@
 #   make install    to $(DESTDIR)$(PREFIX);  make uninstall;  make clean
 #
 # Sources are found by name, so adding a file needs no edit here:
-#   lib/*.c                  -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so
-#   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/vc_embed.h), in the library
+#   lib/LAYER/*.c            -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so
+#   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/rules/vc_embed.h), in the library
 #   tools/vchess-NAME.c      -> $(BUILD)/bin/vchess-NAME, linked with every other tools/*.c
 #   tests/unit/t_NAME.c      -> $(BUILD)/tests/t_NAME, linked with every other tests/unit/*.c
 #
@@ -77,7 +77,7 @@ endif
 
 # ---- what exists ----------------------------------------------------------------------------
 # sort: the order of $(wildcard) is not promised, and the embedded table must be stable.
-LIB_SRC = $(sort $(wildcard lib/*.c))
+LIB_SRC = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/vc_embedded.o
 VARIANTS = $(sort $(wildcard formats/variants/*.yaml))
 
@@ -98,7 +98,7 @@ SHARED_LIB = $(BUILD)/libvchess.so
 EMBED = $(BUILD)/build-aux/embed
 
 MAN_PAGES = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7)
-FORMAT_SRC = $(wildcard lib/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
+FORMAT_SRC = $(wildcard lib/*.h lib/*/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
 
 .PHONY: all lib tools tests check san bench fuzz lint analyse format install uninstall clean FORCE
 .DEFAULT_GOAL := all
@@ -171,7 +171,7 @@ $(FUZZ_REPLAY): $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/f
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 	  $(BUILD)/tests/fuzz/replay.o $(STATIC_LIB) $(LIBS)
 
--include $(wildcard $(BUILD)/lib/*.d $(BUILD)/gen/*.d $(BUILD)/tools/*.d $(BUILD)/tests/unit/*.d \
+-include $(wildcard $(BUILD)/lib/*/*.d $(BUILD)/gen/*.d $(BUILD)/tools/*.d $(BUILD)/tests/unit/*.d \
 	   $(BUILD)/tests/fuzz/*.d)
 
 # ---- running ----------------------------------------------------------------------------------

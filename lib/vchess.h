@@ -428,7 +428,7 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 int vc_cpu_count(void);
 
 /* ---- multi-player records ------------------------------------------------------ */
-/* (section owned by lib/annot.c; checked by vc_validate; see vchess-sico(7))
+/* (section owned by lib/archive/annot.c; checked by vc_validate; see vchess-sico(7))
  *
  * Games played by many people, one ply each (SICO), record who played each
  * ply, comments by anyone between plies, and draw offers and acceptances,
@@ -532,7 +532,8 @@ int vc_annot_needed(const struct vc_annot *a);
 long vc_annot_draw_event(const struct vc_annot *a);
 
 /* ---- writing archives (canonical text, XML, JSON lines) --------------------- */
-/* (section owned by the conversion layer: lib/write_text.c, lib/xml.c) */
+/* (section owned by the archive layer: lib/archive/replay.c, canon.c, writer.c and
+ * the format writers, write_text.c, write_xml.c, write_json.c) */
 
 /* Writing is done in three steps, so that every output format says the
  * same thing about a game:
@@ -690,6 +691,10 @@ vc_status vc_writer_put(struct vc_writer *w, const void *piece, size_t len);
 struct vc_xml_reader;
 struct vc_xml_reader *vc_xml_reader_open(struct vc_ctx *ctx, const char *path,
 					 const struct vc_reader_opts *opts);
+/* The same from memory: data (len bytes, plain or gzip) stays the
+ * caller's and must outlive the reader; name is used in diagnostics. */
+struct vc_xml_reader *vc_xml_reader_mem(struct vc_ctx *ctx, const char *name, const void *data,
+					size_t len, const struct vc_reader_opts *opts);
 /* VC_OK, VC_END, or VC_FATAL when the XML is not well-formed or not an
  * archive (reported to the context, positioned). */
 vc_status vc_xml_reader_next(struct vc_xml_reader *r, struct vc_game *g);
@@ -706,7 +711,7 @@ int vc_format_of_file(struct vc_ctx *ctx, const char *path);
 /* ---- end of writing archives ---- */
 
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
-/* (section owned by the rendering layer: lib/render_*.c) */
+/* (section owned by the drawing layer: the files of lib/draw) */
 
 /* Diagrams of a position, of a piece's moves, or of a sheet of positions, as
  * text (ASCII or Unicode figurines) or as a self-contained SVG picture.  Every

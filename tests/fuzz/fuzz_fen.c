@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

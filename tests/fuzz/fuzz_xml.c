@@ -33,10 +33,6 @@
 #endif
 #endif
 
-/* Not in vchess.h: declared as lib/xml.c declares it. */
-struct vc_xml_reader *vc_xml_reader_mem(struct vc_ctx *ctx, const char *name, const void *data,
-					size_t len, const struct vc_reader_opts *opts);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct seen {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

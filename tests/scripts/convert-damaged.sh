@@ -36,7 +36,7 @@
 #   - writing to /dev/full (stdout, -o, --rejects, -z) exits 2 with a message.
 # A first tag line that is broken ("[Date 2026.11.29]") used to cut its game into
 # garbage and a game that validated without that tag (or, after a game with no
-# result, to end that game with an error); lib/pgn_read.c now starts a game there.
+# result, to end that game with an error); lib/archive/pgn_read.c now starts a game there.
 set -u
 export LC_ALL=C
 T=${TMPDIR:-/tmp}/convert-damaged

@@ -8,7 +8,11 @@
 set -u
 B=${VCHESS_BUILD:-build}
 src_codes=$(grep -ohE '"(oom|io|gzip|move|mark|strict|variant|var|result|fen|setup|tag|limit|comment|nul|char|garbage|yaml|threads|no|piece|board|square|xml|select|json|draw|annot|sico|wall|render)(-[a-z0-9]+)+"|"(oom|garbage|threads)"' \
-	lib/*.c | tr -d '"' | grep -v -- '-$' | sort -u)
+	lib/*/*.c | tr -d '"' | grep -v -- '-$' | sort -u)
+if [ "$(printf '%s\n' "$src_codes" | grep -c .)" -lt 50 ]; then
+	echo "not ok diag-codes: fewer than 50 codes found in lib/*/*.c: is the layout still lib/LAYER/*.c?"
+	exit 1
+fi
 man_codes=$(cat man/*/*.[1-7] 2>/dev/null | grep -oE '(^\.It|,) Cm [a-z][a-z0-9-]*' | awk '{print $NF}' | sort -u)
 declare -A exempt=(
 	[oom]="out of memory: reached only by a failing allocation"

@@ -1,7 +1,7 @@
 /*
  * naive.c - a deliberately simple legal-move generator for the tests: the
  * second opinion against which the library's generator (paths, tries, pins
- * in lib/variant.c and lib/movegen.c) is checked.  Nothing here is shared
+ * in lib/rules/variant.c and lib/rules/movegen.c) is checked.  Nothing here is shared
  * with that code except the loaded variant data (board size, piece types
  * with their atoms, properties and promotion fields, castling specs, rule
  * switches) and the library's position-string reader, whose result is
@@ -53,7 +53,7 @@
 #include <string.h>
 
 #include "naive.h"
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 
 /* the longest walk: a reflecting ray visits each (square, direction) once */
 #define MAXPATH (NAIVE_MAXF * NAIVE_MAXR * 4 + 8)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "vc_base.h"
+#include "base/vc_base.h"
 #include "vt.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /*
- * t_convert.c - the writers (write_text.c, xml.c, json.c): the canonical
+ * t_convert.c - the writers (lib/archive/write_*.c, writer.c): the canonical
  * form, the canonical text and its folding, the XML (the serialiser against
  * libxml2's own writer, byte for byte; the reader; the byte escape), JSON
  * lines, FEN, format sniffing, and the round trips text -> text and
@@ -12,11 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "vchess.h"
+#include "archive/vc_archive.h" /* vc_writer_xml_pure */
 #include "vt.h"
-
-/* private to the library, for tests */
-void vc_writer_xml_pure(struct vc_writer *w, int on);
 
 static struct vc_ctx *ctx;
 static char *out; /* the last conversion */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 #include "vt.h"
 
 static struct vc_variant *chess(void)

@@ -1,6 +1,6 @@
 /*
  * t_diff.c - differential tests of move generation: for many positions the
- * library's perft (lib/movegen.c, over compiled paths and tries) must equal
+ * library's perft (lib/rules/movegen.c, over compiled paths and tries) must equal
  * the naive generator's (tests/unit/naive.c, atoms walked step by step,
  * legality by copy-make and generating every enemy move).  Orthodox chess
  * is checked against published counts too; the fairy pieces (griffin,
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "naive.h"
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 #include "vt.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -1277,7 +1277,7 @@ VT_TEST(sc_chess_san)
 }
 
 /* A rook that a promoting pawn trades places with leaves its square, and
- * so loses its castling right, as when it moves (lib/position.c, the
+ * so loses its castling right, as when it moves (lib/rules/position.c, the
  * exchange-promotion branch of vc_pos_make).  Found by these tests: the
  * right used to stay on the pawn now on h1 and be written 'H', which made
  * equal positions unequal (strings, hashes, repetitions). */
@@ -1311,7 +1311,7 @@ VT_TEST(sc_chess_xsrc_castling)
  * "goes to the square or your airfield or your opponent's prison where the
  * target piece lives"; only "the pieces on the 8th rank" are excluded.  Once
  * the pawn has taken it, the piece lives in the airfield, so it may be
- * chosen (lib/movegen.c, add_xpromo; found by these tests, when the library
+ * chosen (lib/rules/movegen.c, add_xpromo; found by these tests, when the library
  * looked for the pieces before the move).  Here bxa8 (the rook goes to the
  * airfield, then comes back to a8 while the pawn goes there) is such a
  * move; under the other reading (NAIVE_READ_XSRC_BEFORE) the capture is no

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 #include "vt.h"
 
 static long n_games = 8;

@@ -1,7 +1,7 @@
 /*
  * t_sico.c - SICO: the sixteen variation files, the faeries (Kirby,
  * vampire, bounceshop, wall), the house rules, and the multi-player records
- * (lib/annot.c and the checks of lib/replay.c).
+ * (lib/archive/annot.c and the checks of lib/archive/validate.c).
  *
  * Move generation is checked three ways: the perft suites
  * tests/perft/sico-*.perft are replayed through the library and, wherever
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "naive.h"
-#include "vc_int.h"
+#include "rules/vc_rules.h"
 #include "vt.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -707,12 +707,12 @@ static void known_bugs(void)
 		printf("ok known_bug_dead_kirby_moves\n");
 	else
 		printf("ok known_bug_dead_kirby_moves # skip known bug: the validator lets a dead "
-		       "Kirby move (lib/notation.c direct_move, lib/movegen.c vc_reach_origins)\n");
+		       "Kirby move (lib/rules/notation.c direct_move, lib/rules/movegen.c vc_reach_origins)\n");
 	vc_game_free(g);
 
 	/* A dead Kirby in a corner, its castling right still standing (a
 	 * position string can say so): it never moves again, so the king has
-	 * its 5 steps and no castling.  gen_castling (lib/movegen.c) does not
+	 * its 5 steps and no castling.  gen_castling (lib/rules/movegen.c) does not
 	 * look at the partner's dead flag, so O-O moves the dead Kirby. */
 	struct vc_variant *v = load("sico-9");
 	uint64_t n = v ? lib_perft(v, "4k3/8/8/8/8/8/8/4K2Y w K - 0 1", 1) : 0;
@@ -720,7 +720,7 @@ static void known_bugs(void)
 		printf("ok known_bug_dead_kirby_castles\n");
 	else
 		printf("ok known_bug_dead_kirby_castles # skip known bug: a dead Kirby castles "
-		       "(lib/movegen.c gen_castling; %llu moves, 5 due)\n",
+		       "(lib/rules/movegen.c gen_castling; %llu moves, 5 due)\n",
 		       (unsigned long long)n);
 	vc_variant_free(v);
 }

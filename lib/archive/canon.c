@@ -1,0 +1,657 @@
+/*
+ * archive/canon.c - the canonical form of a game (step 2 of writing, see
+ * vchess.h): the flat list of events that every writer (text, XML, JSON)
+ * writes, built once per game from its record and its replay.
+ *
+ * Model.  Every output format writes the same canonical form, built once
+ * per game from its record and its replay, so that text, XML and JSON say
+ * the same thing and converting between them is stable:
+ *  - tags: the Seven Tag Roster first (each name with all its duplicates,
+ *    in the order read), then the rest in the order read;
+ *  - escape lines that open the game stand before the tags;
+ *  - moves in the variant's canonical SAN when they were replayed, as
+ *    written when not (a line is dead after its first error);
+ *  - comments with each run of blanks made one space (so that folding a
+ *    line inside a comment, or reading it back, changes nothing);
+ *  - comments the writer adds itself: the errors of an invalid game at the
+ *    start of its movetext, the text the reader could not read at its end,
+ *    and on request a position or transformation mark after a move.  Each
+ *    is added only when the same comment is not already in that place, so
+ *    converting canonical output again reproduces it byte for byte;
+ *  - variations left open are closed; the result is the movetext's result,
+ *    else the Result tag's when it is a result, else '*'.
+ *
+ * Invariants: canon events point into the game, the replay or the canon's
+ * own pool, and stay valid until any of the three changes.  Memory grows
+ * to the biggest game seen and is kept for the next one.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/vc_archive.h"
+
+#define NONE ((size_t)-1)
+
+/* ==== step 2: the canonical form ======================================= */
+
+struct vc_canon_frame {
+	int side, last_side, has_last, interrupted;
+	long num, last_num;
+};
+
+struct vc_canon *vc_canon_new(void)
+{
+	struct vc_canon *c = vc_calloc(1, sizeof *c);
+	if (c) {
+		vc_buf_init(&c->pool);
+		vc_buf_init(&c->tmp);
+	}
+	return c;
+}
+
+void vc_canon_free(struct vc_canon *c)
+{
+	if (!c)
+		return;
+	free(c->ev);
+	free(c->poff);
+	free(c->fr);
+	free(c->mark);
+	vc_buf_free(&c->pool);
+	vc_buf_free(&c->tmp);
+	free(c);
+}
+
+size_t vc_canon_count(const struct vc_canon *c)
+{
+	return c->n;
+}
+
+const struct vc_cev *vc_canon_at(const struct vc_canon *c, size_t i)
+{
+	return i < c->n ? &c->ev[i] : NULL;
+}
+
+static struct vc_cev *add_ev(struct vc_canon *c, enum vc_cev_type type, long item, const char *text,
+			     size_t len)
+{
+	if (c->n == c->cap) {
+		size_t nc = c->cap ? c->cap * 2 : 256;
+		struct vc_cev *ne = realloc(c->ev, nc * sizeof *ne);
+		if (!ne) {
+			c->oom = 1;
+			return NULL;
+		}
+		c->ev = ne;
+		size_t *np = realloc(c->poff, nc * sizeof *np);
+		if (!np) {
+			c->oom = 1;
+			return NULL;
+		}
+		c->poff = np;
+		c->cap = nc;
+	}
+	struct vc_cev *e = &c->ev[c->n];
+	memset(e, 0, sizeof *e);
+	e->type = type;
+	e->item = item;
+	e->text = text;
+	e->len = len;
+	c->poff[c->n] = NONE;
+	c->n++;
+	return e;
+}
+
+/* An event whose text is copied into the pool (pointed at after the build,
+ * since the pool may move while it grows). */
+static struct vc_cev *add_pooled(struct vc_canon *c, enum vc_cev_type type, long item,
+				 const char *text, size_t len)
+{
+	size_t off = c->pool.len;
+	if (vc_buf_add(&c->pool, text, len) < 0) {
+		c->oom = 1;
+		return NULL;
+	}
+	struct vc_cev *e = add_ev(c, type, item, NULL, len);
+	if (e)
+		c->poff[c->n - 1] = off;
+	return e;
+}
+
+static int is_blank(unsigned char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+/* What a comment's text needs: CK_NORM when it is normalised already (no
+ * blank but single spaces), CK_BRACE when it holds '}', CK_PLAIN when it is
+ * printable ASCII free of markup and backslashes; one pass, since most
+ * bytes of annotated archives are comments. */
+#define CK_NORM 1
+#define CK_BRACE 2
+#define CK_PLAIN 4
+
+static unsigned classify(const char *s, size_t n)
+{
+	unsigned r = CK_NORM | CK_PLAIN;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch > ' ' && ch < 0x7f) {
+			if (ch == '}')
+				r |= CK_BRACE;
+			else if (ch == '<' || ch == '>' || ch == '&' || ch == '"' || ch == '\\')
+				r &= ~(unsigned)CK_PLAIN;
+			continue;
+		}
+		if (ch == ' ') {
+			if (i + 1 < n && is_blank((unsigned char)s[i + 1]))
+				r &= ~(unsigned)CK_NORM;
+			continue;
+		}
+		if (is_blank(ch))
+			r &= ~(unsigned)CK_NORM;
+		r &= ~(unsigned)CK_PLAIN;
+	}
+	return r;
+}
+
+/* Appends s normalised to b. */
+static void norm_into(struct vc_buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (is_blank((unsigned char)s[i])) {
+			vc_buf_addc(b, ' ');
+			while (i < n && is_blank((unsigned char)s[i]))
+				i++;
+		} else {
+			size_t j = i;
+			while (j < n && !is_blank((unsigned char)s[j]))
+				j++;
+			vc_buf_add(b, s + i, j - i);
+			i = j;
+		}
+	}
+}
+
+/* Does s[0, n), normalised, equal t[0, tn) (normalised already)? */
+static int norm_eq(const char *s, size_t n, const char *t, size_t tn)
+{
+	size_t i = 0, k = 0;
+	while (i < n) {
+		if (is_blank((unsigned char)s[i])) {
+			while (i < n && is_blank((unsigned char)s[i]))
+				i++;
+			if (k >= tn || t[k] != ' ')
+				return 0;
+			k++;
+		} else {
+			if (k >= tn || t[k] != s[i])
+				return 0;
+			i++;
+			k++;
+		}
+	}
+	return k == tn;
+}
+
+/* A comment event with text normalised; no copy when it already is. */
+static struct vc_cev *add_comment(struct vc_canon *c, long item, const char *s, size_t n,
+				  unsigned flags)
+{
+	struct vc_cev *e;
+	if (!s)
+		s = "";
+	unsigned k = classify(s, n);
+	if (k & CK_NORM) {
+		e = add_ev(c, VC_CE_COMMENT, item, s, n);
+	} else {
+		vc_buf_reset(&c->tmp);
+		norm_into(&c->tmp, s, n);
+		if (c->tmp.oom) {
+			c->oom = 1;
+			return NULL;
+		}
+		e = add_pooled(c, VC_CE_COMMENT, item, c->tmp.p, c->tmp.len);
+		/* blanks other than spaces made it not plain; normalised it may be */
+		if (e && (classify(c->tmp.p, c->tmp.len) & CK_PLAIN))
+			k |= CK_PLAIN;
+	}
+	if (!e)
+		return NULL;
+	e->flags = flags | (k & CK_BRACE ? VC_CEF_SEMI : 0) | (k & CK_PLAIN ? VC_CEF_PLAIN : 0);
+	return e;
+}
+
+/* A comment the writer makes (its text normalised already). */
+static void gen_comment(struct vc_canon *c, const char *s, size_t n, unsigned flags)
+{
+	unsigned k = classify(s, n);
+	struct vc_cev *e = add_pooled(c, VC_CE_COMMENT, -1, s, n);
+	if (e)
+		e->flags = flags | (k & CK_BRACE ? VC_CEF_SEMI : 0) |
+			   (k & CK_PLAIN ? VC_CEF_PLAIN : 0);
+}
+
+static int item_is_comment(const struct vc_item *it)
+{
+	return it && it->type == VC_IT_COMMENT;
+}
+
+/* ---- comments the writer makes ---- */
+
+/* Reading errors after which the reader skipped the rest of the game: the
+ * bytes from the error on are in the game's raw text only. */
+static int breaks_stream(const char *code)
+{
+	static const char *const codes[] = { "nul-byte",    "char-unexpected", "limit-line",
+					     "limit-depth", "limit-diags",     "limit-game-size" };
+	if (!code)
+		return 0;
+	for (size_t i = 0; i < VC_NELEM(codes); i++)
+		if (!strcmp(code, codes[i]))
+			return 1;
+	return 0;
+}
+
+/* The offset in raw of line:col of the game, or NONE.  The game's first
+ * byte is taken to stand in column 1 of its first line, which it does
+ * unless the game shares its first line with the end of the one before. */
+static size_t raw_offset(const struct vc_game *g, long line, long col)
+{
+	size_t len;
+	const char *raw = vc_game_raw(g, &len);
+	long l = vc_game_line(g);
+	size_t i = 0;
+	if (line < l || col < 1 || len == 0)
+		return NONE;
+	while (l < line && i < len) {
+		if (raw[i] == '\r' || raw[i] == '\n') {
+			if (raw[i] == '\r' && i + 1 < len && raw[i + 1] == '\n')
+				i++;
+			l++;
+		}
+		i++;
+	}
+	if (l < line)
+		return NONE;
+	size_t off = i + (size_t)(col - 1);
+	return off <= len ? off : len;
+}
+
+/* Appends raw bytes for a comment: control bytes other than blanks as
+ * \xNN, so that a NUL or a stray byte cannot break the text again. */
+static void add_shown(struct vc_buf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if ((ch < 0x20 && !is_blank(ch)) || ch == 0x7f)
+			vc_buf_printf(b, "\\x%02X", ch);
+		else
+			vc_buf_addc(b, ch);
+	}
+}
+
+/* The text of the error comment for diagnostic d into b (normalised). */
+static void error_text(struct vc_buf *raw_b, struct vc_buf *b, const struct vc_game *g,
+		       const struct vc_game_diag *d)
+{
+	vc_buf_reset(raw_b);
+	vc_buf_adds(raw_b, "vchess: error: ");
+	if (d->context && *d->context) {
+		vc_buf_adds(raw_b, d->context);
+		vc_buf_adds(raw_b, ": ");
+	}
+	vc_buf_adds(raw_b, d->message ? d->message : "");
+	if (d->code && !strcmp(d->code, "tag-syntax")) {
+		/* the broken tag line is dropped by the reader: keep it here */
+		size_t len, a = raw_offset(g, d->line, 1);
+		const char *raw = vc_game_raw(g, &len);
+		if (a != NONE) {
+			size_t e = a;
+			while (e < len && raw[e] != '\n' && raw[e] != '\r')
+				e++;
+			vc_buf_adds(raw_b, " in '");
+			add_shown(raw_b, raw + a, e - a);
+			vc_buf_addc(raw_b, '\'');
+		}
+	}
+	vc_buf_reset(b);
+	norm_into(b, raw_b->p ? raw_b->p : "", raw_b->len);
+}
+
+/* The comment keeping the text the reader skipped, into b, or 0. */
+static int unread_text(struct vc_buf *raw_b, struct vc_buf *b, const struct vc_game *g)
+{
+	size_t nd = vc_game_diag_count(g);
+	for (size_t i = 0; i < nd; i++) {
+		const struct vc_game_diag *d = vc_game_diag_at(g, i);
+		if (!breaks_stream(d->code))
+			continue;
+		size_t len, off = raw_offset(g, d->line, d->col);
+		const char *raw = vc_game_raw(g, &len);
+		if (off == NONE)
+			return 0;
+		while (len > off && is_blank((unsigned char)raw[len - 1]))
+			len--;
+		if (len <= off)
+			return 0;
+		vc_buf_reset(raw_b);
+		vc_buf_adds(raw_b, "vchess: unread: ");
+		add_shown(raw_b, raw + off, len - off);
+		vc_buf_reset(b);
+		norm_into(b, raw_b->p, raw_b->len);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- numbering ---- */
+
+static struct vc_canon_frame *push_fr(struct vc_canon *c)
+{
+	if (c->nfr == c->capfr) {
+		size_t nc = c->capfr ? c->capfr * 2 : 16;
+		struct vc_canon_frame *nf = realloc(c->fr, nc * sizeof *nf);
+		if (!nf) {
+			c->oom = 1;
+			return NULL;
+		}
+		c->fr = nf;
+		c->capfr = nc;
+	}
+	struct vc_canon_frame *f = &c->fr[c->nfr++];
+	memset(f, 0, sizeof *f);
+	f->interrupted = 1;
+	return f;
+}
+
+/* Side and move number of the game's start, from its FEN tag as far as
+ * it reads (used only when the first move was not replayed). */
+static void start_of(const struct vc_game *g, int *side, long *num)
+{
+	*side = 0;
+	*num = 1;
+	const char *fen = vc_game_tag(g, "FEN");
+	if (!fen)
+		return;
+	const char *f[6];
+	int nf = 0;
+	for (const char *s = fen; *s && nf < 6;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		f[nf++] = s;
+		while (*s && *s != ' ')
+			s++;
+	}
+	if (nf >= 2 && f[1][0] == 'b' && (f[1][1] == ' ' || !f[1][1]))
+		*side = 1;
+	if (nf >= 6) {
+		char *end;
+		long n = strtol(f[5], &end, 10);
+		if (end != f[5] && (*end == ' ' || !*end) && n >= 1)
+			*num = n;
+	}
+}
+
+/* ---- the build ---- */
+
+static const char *const roster[] = {
+	"Event", "Site", "Date", "Round", "White", "Black", "Result"
+};
+
+static int in_roster(const char *name)
+{
+	for (size_t i = 0; i < VC_NELEM(roster); i++)
+		if (!strcmp(name, roster[i]))
+			return 1;
+	return 0;
+}
+
+static const char *result_of(const struct vc_game *g)
+{
+	const char *r = vc_game_result(g);
+	if (r)
+		return r;
+	r = vc_game_tag(g, "Result");
+	if (r && (!strcmp(r, "1-0") || !strcmp(r, "0-1") || !strcmp(r, "1/2-1/2")))
+		return r;
+	return "*";
+}
+
+/* The derived comments of a replayed move, in the order written. */
+static int derived_of(const struct vc_replay *rp, const struct vc_write_opts *o, size_t item,
+		      struct vc_buf *b, size_t off[2], size_t len[2])
+{
+	int n = 0;
+	vc_buf_reset(b);
+	const char *fen = o->fen_after ? vc_replay_fen(rp, item) : NULL;
+	if (fen) {
+		off[n] = b->len;
+		vc_buf_printf(b, "[%%fen %s]", fen);
+		len[n] = b->len - off[n];
+		n++;
+	}
+	if (o->mark_transforms && vc_replay_transforms(rp, item)) {
+		off[n] = b->len;
+		vc_buf_adds(b, "[%transform]");
+		len[n] = b->len - off[n];
+		n++;
+	}
+	return n;
+}
+
+int vc_canon_build(struct vc_canon *c, const struct vc_game *g, const struct vc_replay *rp,
+		   const struct vc_write_opts *opts)
+{
+	struct vc_write_opts o0;
+	const struct vc_write_opts *o = opts;
+	if (!o) {
+		memset(&o0, 0, sizeof o0);
+		o = &o0;
+	}
+	c->n = 0;
+	c->nfr = 0;
+	c->oom = 0;
+	vc_buf_reset(&c->pool);
+	size_t n = vc_game_item_count(g), i = 0;
+	struct vc_buf eb, raw_b;
+	vc_buf_init(&eb);
+	vc_buf_init(&raw_b);
+
+	/* escape lines that open the game stand before its tags */
+	for (; i < n; i++) {
+		const struct vc_item *it = vc_game_item(g, i);
+		if (it->type != VC_IT_ESCAPE)
+			break;
+		if (!o->no_comments) {
+			struct vc_cev *e = add_ev(c, VC_CE_ESCAPE, (long)i, it->text, it->len);
+			if (e)
+				e->flags = VC_CEF_PRE;
+		}
+	}
+
+	if (!o->no_tags) {
+		size_t nt = vc_game_tag_count(g);
+		for (size_t r = 0; r < VC_NELEM(roster); r++)
+			for (size_t t = 0; t < nt; t++)
+				if (!strcmp(vc_game_tag_name(g, t), roster[r])) {
+					const char *v = vc_game_tag_value(g, t);
+					add_ev(c, VC_CE_TAG, (long)t, v, strlen(v));
+				}
+		for (size_t t = 0; t < nt; t++)
+			if (!in_roster(vc_game_tag_name(g, t))) {
+				const char *v = vc_game_tag_value(g, t);
+				add_ev(c, VC_CE_TAG, (long)t, v, strlen(v));
+			}
+	}
+
+	/* The errors of an invalid game open its movetext.  One that is
+	 * already among the comments that open it (written there by an earlier
+	 * conversion) is not written again, and that copy counts as ours; so
+	 * converting the output again changes nothing, even when some errors
+	 * went away with the first conversion (text it could not read, say). */
+	size_t lead0 = i, lead = i;
+	while (lead < n && vc_game_item(g, lead)->type == VC_IT_COMMENT)
+		lead++;
+	if (lead - lead0 > c->capmark) {
+		unsigned char *nm = realloc(c->mark, lead - lead0);
+		if (!nm) {
+			c->oom = 1;
+			lead = lead0;
+		} else {
+			c->mark = nm;
+			c->capmark = lead - lead0;
+		}
+	}
+	if (lead > lead0)
+		memset(c->mark, 0, lead - lead0);
+	if (vc_game_worst(g) >= VC_SEV_ERROR) {
+		size_t nd = vc_game_diag_count(g);
+		for (size_t d = 0; d < nd; d++) {
+			const struct vc_game_diag *gd = vc_game_diag_at(g, d);
+			if (gd->severity < VC_SEV_ERROR)
+				continue;
+			error_text(&raw_b, &eb, g, gd);
+			int found = 0;
+			for (size_t j = lead0; j < lead && !o->no_comments && !found; j++) {
+				const struct vc_item *it = vc_game_item(g, j);
+				if (!c->mark[j - lead0] && norm_eq(it->text, it->len, eb.p, eb.len))
+					c->mark[j - lead0] = found = 1;
+			}
+			if (!found)
+				gen_comment(c, eb.p, eb.len, VC_CEF_GENERATED);
+		}
+	}
+
+	struct vc_canon_frame *f = push_fr(c);
+	if (f)
+		start_of(g, &f->side, &f->num);
+	int skip = 0; /* depth inside a variation being left out */
+	int depth = 0;
+	for (; i < n && !c->oom; i++) {
+		const struct vc_item *it = vc_game_item(g, i);
+		f = &c->fr[c->nfr - 1];
+		if (skip) {
+			if (it->type == VC_IT_VAR_START)
+				skip++;
+			else if (it->type == VC_IT_VAR_END)
+				skip--;
+			continue;
+		}
+		switch (it->type) {
+		case VC_IT_MOVE: {
+			const char *san = vc_replay_san(rp, i, o->long_algebraic);
+			struct vc_cev *e = san ? add_ev(c, VC_CE_MOVE, (long)i, san, strlen(san))
+					       : add_ev(c, VC_CE_MOVE, (long)i, it->text, it->len);
+			if (!e)
+				break;
+			int side = f->side;
+			long num = f->num;
+			if (san) {
+				e->flags |= VC_CEF_REPLAYED;
+				vc_replay_numbering(rp, i, &side, &num);
+			}
+			e->side = side;
+			e->movenum = num;
+			if (side == 0 || f->interrupted)
+				e->flags |= VC_CEF_NUMBER;
+			f->interrupted = 0;
+			f->has_last = 1;
+			f->last_side = side;
+			f->last_num = num;
+			f->side = !side;
+			f->num = side ? num + 1 : num;
+			if (!san)
+				break;
+			size_t mi = i;
+			/* its NAGs, then the comments derived from the replay */
+			while (i + 1 < n && vc_game_item(g, i + 1)->type == VC_IT_NAG) {
+				i++;
+				e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
+				if (e)
+					e->nag = vc_game_item(g, i)->nag;
+				f->interrupted = 1;
+			}
+			size_t off[2], len[2];
+			int nder = derived_of(rp, o, mi, &eb, off, len);
+			for (int k = 0; k < nder; k++) {
+				const struct vc_item *nx = vc_game_item(g, i + 1);
+				if (!o->no_comments && item_is_comment(nx) &&
+				    norm_eq(nx->text, nx->len, eb.p + off[k], len[k])) {
+					i++;
+					add_comment(c, (long)i, nx->text, nx->len, VC_CEF_DERIVED);
+				} else {
+					gen_comment(c, eb.p + off[k], len[k], VC_CEF_DERIVED);
+				}
+				f->interrupted = 1;
+			}
+			break;
+		}
+		case VC_IT_COMMENT:
+			if (o->no_comments)
+				break;
+			add_comment(c, (long)i, it->text, it->len,
+				    i < lead && c->mark[i - lead0] ? VC_CEF_GENERATED : 0);
+			f->interrupted = 1;
+			break;
+		case VC_IT_ESCAPE:
+			if (o->no_comments)
+				break;
+			add_ev(c, VC_CE_ESCAPE, (long)i, it->text, it->len);
+			f->interrupted = 1;
+			break;
+		case VC_IT_NAG: {
+			struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
+			if (e)
+				e->nag = it->nag;
+			f->interrupted = 1;
+			break;
+		}
+		case VC_IT_VAR_START: {
+			if (o->no_variations) {
+				skip = 1;
+				break;
+			}
+			add_ev(c, VC_CE_VAR_START, (long)i, NULL, 0);
+			int s = f->has_last ? f->last_side : f->side;
+			long num = f->has_last ? f->last_num : f->num;
+			struct vc_canon_frame *nf = push_fr(c);
+			if (nf) {
+				nf->side = s;
+				nf->num = num;
+			}
+			depth++;
+			break;
+		}
+		case VC_IT_VAR_END:
+			if (depth == 0)
+				break; /* the reader reported it */
+			add_ev(c, VC_CE_VAR_END, (long)i, NULL, 0);
+			depth--;
+			c->nfr--;
+			c->fr[c->nfr - 1].interrupted = 1;
+			break;
+		}
+	}
+	if (unread_text(&raw_b, &eb, g)) {
+		gen_comment(c, eb.p, eb.len, VC_CEF_GENERATED);
+	}
+	for (; depth > 0; depth--)
+		add_ev(c, VC_CE_VAR_END, -1, NULL, 0);
+	const char *res = result_of(g);
+	add_ev(c, VC_CE_RESULT, -1, res, strlen(res));
+
+	if (eb.oom || raw_b.oom || c->pool.oom)
+		c->oom = 1;
+	vc_buf_free(&eb);
+	vc_buf_free(&raw_b);
+	for (size_t k = 0; k < c->n; k++)
+		if (c->poff[k] != NONE)
+			c->ev[k].text = c->pool.p + c->poff[k];
+	return c->oom ? -1 : 0;
+}
+

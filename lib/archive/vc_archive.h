@@ -1,0 +1,92 @@
+/*
+ * archive/vc_archive.h - the archive layer of libvchess (internal): the
+ * private interfaces between its files, each declared once.
+ *
+ *   game.c        the game record, and the builder the readers fill it with
+ *   xml_common.c  the byte escape of values XML cannot hold; libxml2 kept
+ *                 quiet and set up
+ *   canon.c       the canonical form that every writer writes
+ *   write_text.c, write_xml.c, write_json.c
+ *                 one game in each format, called by the writer object
+ *                 (writer.c)
+ */
+#ifndef VC_ARCHIVE_H
+#define VC_ARCHIVE_H
+
+#include "rules/vc_rules.h"
+
+/* ---- the game builder (game.c), for the text and XML readers ----
+ * A reader starts a game, adds items and tags as it meets them, ends it
+ * with its raw bytes (items that point into raw are fixed up then). */
+void vc_game_build_start(struct vc_game *g, const char *file, long number, long line);
+struct vc_item *vc_game_build_item(struct vc_game *g, enum vc_item_type type, size_t off,
+				   size_t len, long line, long col);
+struct vc_item *vc_game_build_item_at(struct vc_game *g, size_t i);
+int vc_game_build_tag(struct vc_game *g, const char *name, size_t nlen, const char *value,
+		      size_t vlen, int unescape, long line, long col);
+int vc_game_build_has_tag(const struct vc_game *g, const char *name, size_t nlen);
+void vc_game_build_result(struct vc_game *g, const char *result, long line, long col);
+int vc_game_build_finish(struct vc_game *g, const char *raw, size_t len, int garbage);
+int vc_game_build_oom(const struct vc_game *g);
+
+/* ---- XML's byte escape and libxml2's globals (xml_common.c) ---- */
+/* Length of the XML character (UTF-8) at s, or 0 when the byte at s cannot
+ * stand in XML. */
+size_t vc_xml_char(const unsigned char *s, size_t n);
+/* Does a value need the escape (some byte is no XML character, or it holds
+ * a backslash)?  The escape: "\\" for a backslash, "\xNN" for such a byte. */
+int vc_esc_needed(const char *s, size_t n);
+void vc_esc_encode(struct vc_buf *b, const char *s, size_t n);
+/* The inverse of vc_esc_encode, appended to b; -1 when out of memory. */
+int vc_esc_decode(struct vc_buf *b, const char *s, size_t n);
+/* libxml2 prints some errors through global handlers: they are made silent
+ * while it works for us, and restored afterwards. */
+struct vc_xml_quiet {
+	void *gen, *genctx, *st, *stctx;
+};
+void vc_xml_quiet_on(struct vc_xml_quiet *q);
+void vc_xml_quiet_off(const struct vc_xml_quiet *q);
+/* Sets up libxml2's globals, in the caller's thread, before any worker
+ * thread writes XML. */
+void vc_xml_global_init(void);
+
+/* ---- the replay (replay.c), for the canonical form ---- */
+/* The side and move number of a move the replay made (item must be one). */
+void vc_replay_numbering(const struct vc_replay *rp, size_t item, int *side, long *num);
+
+/* ---- the canonical form (canon.c), its storage, for the writers ---- */
+struct vc_canon {
+	struct vc_cev *ev;
+	size_t n, cap;
+	size_t *poff; /* per event: offset of its text in pool, or (size_t)-1 */
+	struct vc_buf pool;
+	struct vc_buf tmp;
+	struct vc_canon_frame *fr;
+	size_t nfr, capfr;
+	unsigned char *mark; /* leading comments that are ours (see the build) */
+	size_t capmark;
+	int oom;
+};
+
+/* ---- one game in each format, for the writer object (writer.c) ---- */
+/* Canonical text folded at width columns, appended to b; -1 out of memory. */
+int vc_text_game(struct vc_buf *b, const struct vc_game *g, const struct vc_canon *c,
+		 size_t width);
+/* The position strings of the FEN format, appended to b. */
+void vc_fen_game(struct vc_buf *b, const struct vc_replay *rp, int plies);
+/* One JSON line; -1 out of memory. */
+int vc_json_game(struct vc_buf *out, const struct vc_game *g, const struct vc_replay *rp,
+		 const struct vc_canon *c, const struct vc_write_opts *o);
+/* An XML archive written game by game into a sink. */
+struct vc_xml_out;
+struct vc_xml_out *vc_xml_out_open(struct vc_ctx *ctx, struct vc_sink *sink,
+				   const struct vc_write_opts *o);
+int vc_xml_out_game(struct vc_xml_out *x, const struct vc_game *g, const struct vc_replay *rp,
+		    const struct vc_canon *c);
+int vc_xml_out_close(struct vc_xml_out *x);
+/* For tests: every element through libxml2's own writer, to compare with
+ * the serialiser of write_xml.c. */
+void vc_xml_out_pure(struct vc_xml_out *x, int on);
+void vc_writer_xml_pure(struct vc_writer *w, int on);
+
+#endif

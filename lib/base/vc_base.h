@@ -1,0 +1,76 @@
+/*
+ * base/vc_base.h - layer 1 of libvchess (internal): growable buffers, the
+ * diagnostics context, and byte inputs (file, standard input, memory; gzip
+ * recognised by its first bytes).  Nothing here knows chess.
+ */
+#ifndef VC_BASE_H
+#define VC_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vchess.h"
+
+#define VC_UNUSED(x) ((void)(x))
+#define VC_NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- growable byte buffer ----
+ * p is always NUL-terminated when cap > 0.  An allocation failure sets the
+ * sticky oom flag; later appends do nothing, so callers check once. */
+struct vc_buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+void vc_buf_init(struct vc_buf *b);
+void vc_buf_free(struct vc_buf *b);
+void vc_buf_reset(struct vc_buf *b); /* len = 0, keeps memory */
+int vc_buf_reserve(struct vc_buf *b, size_t extra); /* 0 ok, -1 oom */
+int vc_buf_add(struct vc_buf *b, const void *data, size_t len);
+int vc_buf_addc(struct vc_buf *b, int c);
+int vc_buf_adds(struct vc_buf *b, const char *s);
+int vc_buf_printf(struct vc_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int vc_buf_vprintf(struct vc_buf *b, const char *fmt, va_list ap);
+/* Takes the string (NUL-terminated, malloc'd) and leaves b empty. */
+char *vc_buf_take(struct vc_buf *b);
+
+/* malloc helpers that return NULL on failure (never abort) */
+void *vc_calloc(size_t n, size_t size);
+char *vc_strdup(const char *s);
+char *vc_strndup(const char *s, size_t n);
+
+/* ---- diagnostics ----
+ * Emits one diagnostic to the context's callback, counts it by severity and
+ * keeps its message as the last one.  ctx may be NULL (then nothing
+ * happens). */
+void vc_emit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
+	     const char *file, long line, long col, const char *context,
+	     const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+void vc_vemit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
+	      const char *file, long line, long col, const char *context,
+	      const char *fmt, va_list ap);
+
+/* ---- byte inputs ----
+ * A streaming source of bytes.  Gzip is recognised by the magic bytes
+ * 1f 8b, read through zlib (concatenated members are read in turn), and
+ * refused with a message past max_ratio times the compressed size read so
+ * far (0: default 1000) once more than 64 MiB came out.  A truncated gzip
+ * stream is an error.  All errors are reported to ctx, positioned by name. */
+struct vc_input;
+struct vc_input *vc_input_open(struct vc_ctx *ctx, const char *path, size_t max_ratio);
+struct vc_input *vc_input_mem(struct vc_ctx *ctx, const char *name, const void *data,
+			      size_t len, size_t max_ratio);
+/* Reads up to n bytes: returns the count, 0 at the end, -1 on error. */
+long vc_input_read(struct vc_input *in, void *buf, size_t n);
+const char *vc_input_name(const struct vc_input *in); /* "-" shows as "<stdin>" */
+int vc_input_is_gzip(const struct vc_input *in);
+void vc_input_close(struct vc_input *in);
+
+/* Reads a whole file (or "-") into a malloc'd NUL-terminated buffer, gzip
+ * or not.  Returns NULL with a diagnostic on failure. */
+char *vc_read_all(struct vc_ctx *ctx, const char *path, size_t *len);
+
+#endif

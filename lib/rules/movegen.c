@@ -1,0 +1,1001 @@
+/*
+ * movegen.c - move generation, attacks, legality and perft over the
+ * compiled paths and tries of a variant (see vc_int.h).
+ *
+ * Pseudo-legal moves come from walking each piece's paths.  A move is legal
+ * when the mover's royal piece is not attacked after it.  Making and testing
+ * every move is exact but slow, so a move is tested only when it can change
+ * that answer: when the side is in check, when the royal piece moves, for
+ * en passant, castling and the mechanics that move more than one piece, and
+ * when the mover is the first piece on some branch of the capture trie of
+ * its king behind which an enemy attacker waits (a possible pin).  Every
+ * other move cannot uncover an attack on the king, since any attack
+ * uncovered runs through a trie branch whose first piece would have to be
+ * the mover.
+ *
+ * Two-square pieces (walls) are not in the paths and tries: vc_gen_two
+ * moves them as bodies, and vc_attacked asks it whether one of their moves
+ * lands on the square.  A wall can attack a king only along the lines of
+ * its squares; when an enemy wall's lines meet the king, every move is
+ * tested, and so are every wall move and every capture of a wall (its other
+ * square empties too).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/vc_rules.h"
+
+static inline int trie_walk(const struct vc_position *p, const struct vc_tnode *t, int32_t i,
+			    int32_t end, int by)
+{
+	const uint8_t *board = p->board;
+	while (i < end) {
+		uint8_t occ = board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == by && (t[i].mask >> vc_code_type(occ) & 1) &&
+		    !(p->sqf[t[i].sq] & VC_SQF_DEAD))
+			return 1;
+		i += t[i].skip;
+	}
+	return 0;
+}
+
+/* Is the line from the royal piece to trie node i clear (i's ancestors)? */
+static inline int line_clear(const struct vc_position *p, int32_t i)
+{
+	const struct vc_variant *v = p->v;
+	for (int32_t j = v->tparent[i]; j >= 0; j = v->tparent[j])
+		if (p->board[v->trie[j].sq])
+			return 0;
+	return 1;
+}
+
+/* Does the piece on from reach target along one of its capture paths? */
+static int walk_reaches(const struct vc_position *p, int from, int target)
+{
+	const struct vc_variant *v = p->v;
+	int side = vc_code_color(p->board[from]), t = vc_code_type(p->board[from]);
+	int32_t off = v->pathoff[side][t][from];
+	if (!off || (p->sqf[from] & VC_SQF_DEAD))
+		return 0;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		if (!(modes & VC_MODE_CAPTURE))
+			continue;
+		for (int j = 0; j < len; j++) {
+			int e = s[j], sq = e & VC_PS_SQMASK;
+			if (e & VC_PS_SELF)
+				continue;
+			if (sq == target && !(e & VC_PS_TRANSIT))
+				return 1;
+			if (p->board[sq])
+				break;
+		}
+	}
+	return 0;
+}
+
+/* Could the two-square piece anchored on a, or its partner b, reach sq by
+ * some translation or turn at all?  A cheap test before the exact one. */
+static inline int two_near(const struct vc_variant *v, int a, int b, int sq, int odd)
+{
+	int f = sq % v->files, r = sq / v->files;
+	int s2[2] = { a, b };
+	if (odd)
+		return 1; /* vectors other than orthogonal and diagonal ones */
+	for (int k = 0; k < 2; k++) {
+		int dx = f - s2[k] % v->files, dy = r - s2[k] / v->files;
+		if (dx == 0 || dy == 0 || dx == dy || dx == -dy)
+			return 1;
+	}
+	return 0;
+}
+
+int vc_attacked(const struct vc_position *p, int sq, int by)
+{
+	const struct vc_variant *v = p->v;
+	if (trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by))
+		return 1;
+	if (!v->attacks_off_tries)
+		return 0;
+	if (v->two_types && by < 2)
+		/* a two-square piece attacks every square one of its moves could
+		 * land on */
+		for (int i = 0; i < p->ntwo[by]; i++) {
+			int a = p->two[by][i];
+			if (two_near(v, a, vc_partner(p, a), sq,
+				     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)) &&
+			    vc_gen_two(p, a, by, sq, NULL))
+				return 1;
+		}
+	if (v->walk_types)
+		for (int i = 0; i < p->npl[by]; i++) {
+			int from = p->plist[by][i];
+			if ((v->walk_types >> vc_code_type(p->board[from]) & 1) &&
+			    walk_reaches(p, from, sq))
+				return 1;
+		}
+	return 0;
+}
+
+int vc_in_check(const struct vc_position *p, int side)
+{
+	int k = p->king[side];
+	return k >= 0 && vc_attacked(p, k, side ^ 1);
+}
+
+int vc_position_in_check(const struct vc_position *p) { return vc_in_check(p, p->side); }
+
+int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
+		     int capture, int16_t *out, int cap)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_tnode *t = v->trie;
+	int k = capture ? 0 : 1;
+	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
+	int n = 0;
+	if (mask && !(mask & (mask - 1)) && !(mask & v->walk_types)) {
+		/* one type: its own trie */
+		int type = __builtin_ctzll(mask);
+		size_t idx = (size_t)type * (size_t)v->nsq + (size_t)target;
+		const struct vc_tnode1 *t1 = v->ttrie;
+		uint8_t want = vc_code(type, side);
+		i = v->ttoff[k][side][idx];
+		end = v->ttend[k][side][idx];
+		while (i < end) {
+			int sq = t1[i].sq & VC_PS_SQMASK;
+			uint8_t occ = p->board[sq];
+			if (!occ) {
+				i++;
+				continue;
+			}
+			if (occ == want && (t1[i].sq & VC_TN1_REACH) && !(p->sqf[sq] & VC_SQF_DEAD)) {
+				int dup = 0;
+				for (int j = 0; j < n; j++)
+					dup |= out[j] == sq;
+				if (!dup && n < cap)
+					out[n++] = (int16_t)sq;
+			}
+			i += t1[i].skip;
+		}
+		return n;
+	}
+	while (i < end) {
+		if (!(t[i].sub & mask)) {
+			i += t[i].skip;
+			continue;
+		}
+		uint8_t occ = p->board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == side && ((t[i].mask & mask) >> vc_code_type(occ) & 1) &&
+		    !(p->sqf[t[i].sq] & VC_SQF_DEAD)) {
+			int dup = 0;
+			for (int j = 0; j < n; j++)
+				if (out[j] == t[i].sq)
+					dup = 1;
+			if (!dup && n < cap)
+				out[n++] = t[i].sq;
+		}
+		i += t[i].skip;
+	}
+	if (mask & v->walk_types)
+		/* not in the tries: every piece of those types is a candidate */
+		for (int j = 0; j < p->npl[side] && n < cap; j++) {
+			int from = p->plist[side][j];
+			if ((mask & v->walk_types) >> vc_code_type(p->board[from]) & 1) {
+				int dup = 0;
+				for (int d = 0; d < n; d++)
+					dup |= out[d] == from;
+				if (!dup)
+					out[n++] = (int16_t)from;
+			}
+		}
+	return n;
+}
+
+/* ---- generation ---- */
+
+struct gen {
+	const struct vc_position *p;
+	vc_move *out;
+	int n;
+};
+
+static inline void push(struct gen *g, int from, int to, int piece, int flags, int promo)
+{
+	vc_move *m = &g->out[g->n++];
+	m->from = (int16_t)from;
+	m->to = (int16_t)to;
+	m->from2 = m->to2 = -1;
+	m->aux = -1;
+	m->piece = (uint8_t)piece;
+	m->promo = (uint8_t)promo;
+	m->flags = (uint16_t)flags;
+	m->extra = 0;
+	m->pad = 0;
+}
+
+/* promotion by exchange: one move per piece the pawn may trade places
+ * with: each on the board (not pawn, not royal, not in the zone), each kind
+ * in the own airfield, each kind of own piece in the enemy's prison.  None:
+ * the pawn may not go there at all. */
+static void add_xpromo(struct gen *g, int from, int to, int t, int flags)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		int st = vc_code_type(p->board[sq]);
+		if ((v->types[st].props & (VC_P_PAWN | VC_P_ROYAL)) ||
+		    vc_bit_test(v->promo_zone[side][t], sq) || sq == to)
+			continue;
+		push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+		g->out[g->n - 1].aux = (int16_t)sq;
+	}
+	/* a piece the pawn self-captures on the last rank is in the airfield by
+	 * the time the pawn trades places (the rule text, word for word) */
+	int selfcap = -1;
+	if ((flags & VC_MF_SELF) && p->board[to])
+		selfcap = vc_code_type(p->board[to]);
+	for (int st = 0; st < v->ntypes; st++) {
+		if (v->types[st].props & (VC_P_PAWN | VC_P_ROYAL))
+			continue;
+		if (p->res[side][0][st] || st == selfcap) {
+			push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+			g->out[g->n - 1].aux = -2;
+		}
+		if (v->nreserve > 1 && p->res[side ^ 1][1][st]) {
+			push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_XPROMO, st + 1);
+			g->out[g->n - 1].aux = -3;
+		}
+	}
+}
+
+/* adds a move, expanding promotions */
+static inline void add(struct gen *g, int from, int to, int t, int flags)
+{
+	const struct vc_variant *v = g->p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	int side = g->p->side;
+	if ((pt->props & VC_P_BECOMES_VICTIM) && (flags & VC_MF_CAPTURE) && !(flags & VC_MF_SELF)) {
+		/* a vampire becomes what it captures; on its zone it promotes only
+		 * if that leaves a piece that promotes there (a pawn, a vampire) */
+		int vt = vc_code_type(g->p->board[(flags & VC_MF_EP) ? g->p->epvictim : to]);
+		const struct vc_ptype *vp = &v->types[vt];
+		if (vp->promo_ranks && vp->promo_choices && vc_bit_test(v->promo_zone[side][vt], to)) {
+			uint64_t ch = pt->promo_choices ? pt->promo_choices : vp->promo_choices;
+			while (ch) {
+				int c = __builtin_ctzll(ch);
+				ch &= ch - 1;
+				push(g, from, to, t, flags | VC_MF_PROMO | VC_MF_MORPH, c + 1);
+			}
+			return;
+		}
+		push(g, from, to, t, flags | (vt != t ? VC_MF_MORPH : 0), vt != t ? vt + 1 : 0);
+		return;
+	}
+	if (pt->promo_ranks && (v->rules & VC_R_XPROMO) && vc_bit_test(v->promo_zone[side][t], to)) {
+		add_xpromo(g, from, to, t, flags);
+		return;
+	}
+	if (pt->promo_ranks && vc_bit_test(v->promo_zone[side][t], to) && pt->promo_choices) {
+		uint64_t ch = pt->promo_choices;
+		while (ch) {
+			int c = __builtin_ctzll(ch);
+			ch &= ch - 1;
+			push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
+		}
+		if (!pt->promo_mandatory)
+			push(g, from, to, t, flags, 0);
+		return;
+	}
+	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[side][t], to)) {
+		push(g, from, to, t, flags | VC_MF_PROMO, pt->auto_to + 1);
+		return;
+	}
+	push(g, from, to, t, flags, 0);
+}
+
+static int is_ep_target(const struct vc_position *p, int sq)
+{
+	for (int i = 0; i < p->nep; i++)
+		if (p->ep[i] == sq)
+			return 1;
+	return 0;
+}
+
+static void gen_piece(struct gen *g, int from)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	uint8_t code = p->board[from];
+	int t = vc_code_type(code);
+	if (p->sqf[from] & VC_SQF_DEAD)
+		return;
+	int32_t off = v->pathoff[side][t][from];
+	if (!off) {
+		/* two-square pieces have no paths; they move from their anchor
+		 * only, the other square being in the lists too */
+		if ((v->two_types >> t & 1) && vc_link_is_anchor(p->sqf[from]))
+			g->n += vc_gen_two(p, from, side, -1, g->out + g->n);
+		return;
+	}
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	static __thread uint32_t seen[VC_MAXSQ];
+	static __thread uint32_t stamp;
+	int dedupe = v->dedupe[t];
+	int start_n = g->n;
+	if (dedupe && ++stamp == 0) {
+		memset(seen, 0, sizeof seen);
+		stamp = 1;
+	}
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		for (int j = 0; j < len; j++) {
+			int e = s[j];
+			int sq = e & VC_PS_SQMASK;
+			uint8_t occ = p->board[sq];
+			if (e & VC_PS_SELF)
+				continue;
+			if (!occ) {
+				if (e & VC_PS_TRANSIT)
+					continue;
+				if (modes & VC_MODE_MOVE) {
+					if (dedupe) {
+						if (seen[sq] == stamp)
+							continue;
+						seen[sq] = stamp;
+					}
+					add(g, from, sq, t, (modes & VC_MODE_EPMAKE) && j > 0 ? VC_MF_DOUBLE : 0);
+				} else if ((modes & VC_MODE_EPTAKE) && p->nep && is_ep_target(p, sq) &&
+					   p->epvictim >= 0 && p->board[p->epvictim] &&
+					   vc_code_color(p->board[p->epvictim]) == (side ^ 1)) {
+					add(g, from, sq, t, VC_MF_CAPTURE | VC_MF_EP);
+				}
+				continue;
+			}
+			if (!(e & VC_PS_TRANSIT)) {
+				int oc = vc_code_color(occ);
+				int ot = vc_code_type(occ);
+				if (!(v->types[ot].props & VC_P_UNCAPTURABLE)) {
+					if (oc != side && (modes & VC_MODE_CAPTURE)) {
+						if (!dedupe || seen[sq] != stamp) {
+							if (dedupe)
+								seen[sq] = stamp;
+							add(g, from, sq, t, VC_MF_CAPTURE);
+						}
+					} else if (oc == side && (modes & VC_MODE_SELF) &&
+						   !(v->types[ot].props & VC_P_ROYAL)) {
+						if (!dedupe || seen[sq] != stamp) {
+							if (dedupe)
+								seen[sq] = stamp;
+							add(g, from, sq, t, VC_MF_CAPTURE | VC_MF_SELF);
+						}
+					}
+				}
+			}
+			break;
+		}
+	}
+	(void)start_n;
+}
+
+/* ---- two-square pieces ---- */
+
+/* The new squares a two-square piece lands on: what stands there decides
+ * the move.  Returns -1 when it cannot land (a piece of its own side, an
+ * uncapturable one), else the number of its new squares that hold enemy
+ * pieces.  The piece's own squares a and b count as empty. */
+static inline int two_landing(const struct vc_position *p, int side, int a, int b, int na, int nb)
+{
+	int caps = 0;
+	int s2[2] = { na, nb };
+	for (int k = 0; k < 2; k++) {
+		int s = s2[k];
+		if (s == a || s == b)
+			continue;
+		uint8_t occ = p->board[s];
+		if (!occ)
+			continue;
+		if (vc_code_color(occ) == side ||
+		    (p->v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE))
+			return -1;
+		caps++;
+	}
+	return caps;
+}
+
+static inline int rot_dir(int d, int eighths) { return (d - 1 + eighths + 8) % 8 + 1; }
+
+/* one move of a two-square piece: (na, nb) are the new squares of (a, b) */
+static int two_push(const struct vc_position *p, int a, int b, int na, int nb, int caps, int side,
+		    vc_move *out, int n, int t)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	vc_move *m = &out[n];
+	if (nb < na) {
+		int x = na;
+		na = nb;
+		nb = x;
+	}
+	if (v->dedupe[t])
+		for (int i = 0; i < n; i++)
+			if (out[i].to == na && out[i].to2 == nb)
+				return n;
+	m->from = (int16_t)a;
+	m->from2 = (int16_t)b;
+	m->to = (int16_t)na;
+	m->to2 = (int16_t)nb;
+	m->aux = -1;
+	m->piece = (uint8_t)t;
+	m->promo = 0;
+	m->flags = VC_MF_WALL;
+	m->extra = 0;
+	m->pad = 0;
+	if (caps) {
+		m->flags |= VC_MF_CAPTURE;
+		/* two pieces, unless both squares are one two-square piece's */
+		if (caps == 2 && !((p->sqf[na] & VC_SQF_LINKMASK) && vc_partner(p, na) == nb))
+			m->flags |= VC_MF_TWOCAP;
+	}
+	if (pt->auto_to >= 0 &&
+	    (vc_bit_test(v->auto_zone[side][t], na) || vc_bit_test(v->auto_zone[side][t], nb))) {
+		m->promo = (uint8_t)(pt->auto_to + 1);
+		m->flags |= VC_MF_PROMO;
+	}
+	return n + 1;
+}
+
+int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
+{
+	const struct vc_variant *v = p->v;
+	int t = vc_code_type(p->board[a]);
+	int b = vc_partner(p, a);
+	const struct vc_ptype *pt = &v->types[t];
+	int F = v->files, R = v->ranks;
+	int af = a % F, ar = a / F, bf = b % F, br = b / F;
+	int n = 0;
+	/* translations: every square on the way empty, the landing squares
+	 * empty or enemies (then the slide stops there) */
+	const struct vc_twovec *tv = v->twovec[side][t];
+	for (int i = 0; i < v->ntwovec[side][t]; i++) {
+		int dx = tv[i].dx, dy = tv[i].dy;
+		int max = tv[i].range ? tv[i].range : F + R;
+		for (int k = 1; k <= max; k++) {
+			int naf = af + k * dx, nar = ar + k * dy, nbf = bf + k * dx, nbr = br + k * dy;
+			if (naf < 0 || naf >= F || nar < 0 || nar >= R || nbf < 0 || nbf >= F || nbr < 0 ||
+			    nbr >= R)
+				break;
+			int na = nar * F + naf, nb = nbr * F + nbf;
+			int caps = two_landing(p, side, a, b, na, nb);
+			if (caps < 0)
+				break;
+			if (k >= tv[i].min) {
+				if (target >= 0) {
+					if (na == target || nb == target)
+						return 1;
+				} else if (caps ? (tv[i].modes & VC_MODE_CAPTURE) : (tv[i].modes & VC_MODE_MOVE))
+					n = two_push(p, a, b, na, nb, caps, side, out, n, t);
+			}
+			if (caps)
+				break;
+		}
+	}
+	/* turns about either square: a quarter, and an eighth for a piece that
+	 * may stand diagonally; only the square that moves is looked at */
+	static const int quarter[] = { 2, -2 }, eighth[] = { 2, -2, 1, -1 };
+	const int *turns = (pt->props & VC_P_DIAGSTANCE) ? eighth : quarter;
+	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
+	for (int pv = 0; pv < 2; pv++) {
+		int piv = pv ? b : a, mov = pv ? a : b;
+		int d = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
+		for (int j = 0; j < nturns; j++) {
+			int nd = rot_dir(d, turns[j]);
+			int nf = piv % F + vc_link_dx(nd), nr = piv / F + vc_link_dy(nd);
+			if (nf < 0 || nf >= F || nr < 0 || nr >= R)
+				continue;
+			int ns = nr * F + nf;
+			int caps = two_landing(p, side, a, b, ns, ns);
+			if (caps < 0)
+				continue;
+			if (target >= 0) {
+				if (ns == target)
+					return 1;
+				continue;
+			}
+			/* a turn is a move and a capture alike */
+			n = two_push(p, a, b, pv ? ns : a, pv ? b : ns, caps ? 1 : 0, side, out, n, t);
+		}
+	}
+	return target >= 0 ? 0 : n;
+}
+
+static void gen_castling(struct gen *g);
+
+int vc_gen_castling(const struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	gen_castling(&g);
+	return g.n;
+}
+
+static void gen_castling(struct gen *g)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side, ksq = p->king[side];
+	if (ksq < 0 || !v->ncastle)
+		return;
+	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	int checked = -1;
+	for (int i = 0; i < v->ncastle; i++) {
+		int psq = p->castle[side][i];
+		if (psq < 0)
+			continue;
+		uint8_t pc = p->board[psq];
+		if (!pc || vc_code_color(pc) != side || (p->sqf[psq] & VC_SQF_DEAD))
+			continue; /* a dead piece never moves, castling included */
+		if (v->castle_partners && !((v->castle_partners >> vc_code_type(pc)) & 1))
+			continue;
+		int kto, pto;
+		int kr = ksq / v->files;
+		if (v->castle_style == VC_CASTLE_FIXED) {
+			const struct vc_castle_spec *c = &v->castle[i];
+			kto = c->king_to;
+			pto = c->partner_to;
+			if (side == VC_BLACK) {
+				kto = vc_sq(v->files, kto % v->files, v->ranks - 1 - kto / v->files);
+				pto = vc_sq(v->files, pto % v->files, v->ranks - 1 - pto / v->files);
+			}
+		} else {
+			if (psq / v->files != kr)
+				continue;
+			int d = psq > ksq ? 1 : -1;
+			int dist = (psq - ksq) * d;
+			if (dist < 3)
+				continue;
+			kto = ksq + 2 * d;
+			pto = ksq + d;
+		}
+		int lo = ksq, hi = ksq;
+		int sqs[4] = { psq, kto, pto, ksq };
+		for (int k = 0; k < 4; k++) {
+			if (sqs[k] < lo)
+				lo = sqs[k];
+			if (sqs[k] > hi)
+				hi = sqs[k];
+		}
+		if (lo / v->files != hi / v->files)
+			continue;
+		int ok = 1;
+		for (int sq = lo; sq <= hi && ok; sq++)
+			if (sq != ksq && sq != psq && p->board[sq])
+				ok = 0;
+		if (!ok)
+			continue;
+		if (!through) {
+			if (checked < 0)
+				checked = vc_attacked(p, ksq, side ^ 1);
+			if (checked)
+				continue;
+			int d = kto > ksq ? 1 : -1;
+			for (int sq = ksq + d; kto != ksq && ok; sq += d) {
+				if (vc_attacked(p, sq, side ^ 1))
+					ok = 0;
+				if (sq == kto)
+					break;
+			}
+			if (!ok)
+				continue;
+		}
+		vc_move *m = &g->out[g->n++];
+		m->from = (int16_t)ksq;
+		m->to = (int16_t)kto;
+		m->from2 = -1;
+		m->to2 = (int16_t)pto;
+		m->aux = (int16_t)psq;
+		m->piece = (uint8_t)vc_code_type(p->board[ksq]);
+		m->promo = 0;
+		m->flags = VC_MF_CASTLE;
+		m->extra = (uint8_t)i;
+		m->pad = 0;
+	}
+}
+
+static void gen_drops(struct gen *g)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	/* drops come from the first reserve area: the hand, or the airfield */
+	for (int t = 0; t < v->ntypes; t++) {
+		if (!p->res[side][0][t])
+			continue;
+		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		for (int sq = 0; sq < v->nsq; sq++) {
+			if (p->board[sq])
+				continue;
+			if (pawn && (v->drop_pawn_forbid_ranks >> (vc_rel_rank(v, side, sq) - 1) & 1))
+				continue;
+			vc_move *m = &g->out[g->n++];
+			m->from = -1;
+			m->to = (int16_t)sq;
+			m->from2 = m->to2 = -1;
+			m->aux = -1;
+			m->piece = (uint8_t)t;
+			m->promo = 0;
+			m->flags = VC_MF_DROP;
+			m->extra = 0;
+			m->pad = 0;
+		}
+	}
+}
+
+int vc_gen_from(const struct vc_position *p, int from, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	if (p->board[from] && vc_code_color(p->board[from]) == p->side)
+		gen_piece(&g, from);
+	return g.n;
+}
+
+int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	int side = p->side;
+	for (int i = 0; i < p->npl[side]; i++)
+		gen_piece(&g, p->plist[side][i]);
+	gen_castling(&g);
+	if (p->v->rules & VC_R_DROPS)
+		gen_drops(&g);
+	return g.n;
+}
+
+/* ---- legality ---- */
+
+struct pins {
+	int check; /* in check, or every move is to be tested (complex mechanics, an
+		    * enemy two-square piece whose lines meet the king) */
+	int twocap; /* captures of two-square pieces are tested */
+	int any;
+	uint64_t set[VC_SQWORDS];
+};
+
+static void find_pins(const struct vc_position *p, struct pins *pi)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	pi->check = v->has_complex;
+	pi->twocap = 0;
+	pi->any = 0;
+	if (k < 0)
+		return;
+	/* the attacks of two-square pieces are not in the tries; one whose
+	 * lines do not meet the king cannot attack it whatever else moves */
+	if (v->two_types) {
+		pi->twocap = 1;
+		for (int j = 0; j < p->ntwo[them] && !pi->check; j++) {
+			int a = p->two[them][j];
+			pi->check = two_near(v, a, vc_partner(p, a), k,
+					     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1));
+		}
+	}
+	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
+	const struct vc_tnode *t = v->trie;
+	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
+	while (i < end) {
+		uint8_t occ = p->board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		int c = vc_code_color(occ);
+		if (c == them && (t[i].mask >> vc_code_type(occ) & 1) && !(p->sqf[t[i].sq] & VC_SQF_DEAD))
+			pi->check = 1;
+		else if (c == side && t[i].skip > 1 && trie_walk(p, t, i + 1, i + t[i].skip, them)) {
+			vc_bit_set(pi->set, t[i].sq);
+			pi->any = 1;
+		}
+		i += t[i].skip;
+	}
+}
+
+static inline int needs_test(const struct vc_position *p, const struct pins *pi, const vc_move *m)
+{
+	if (pi->check)
+		return 1;
+	if (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL))
+		return 1;
+	/* taking a two-square piece empties its other square too */
+	if (pi->twocap && (m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
+	    (p->sqf[m->to] & VC_SQF_LINKMASK))
+		return 1;
+	if (m->flags & VC_MF_DROP)
+		return 0;
+	if (m->from == p->king[p->side])
+		return 1;
+	return pi->any && vc_bit_test(pi->set, m->from);
+}
+
+/* Could a two-square piece of side 'by' attack k, now or once other pieces
+ * moved?  Also when the last move took one (its other square emptied). */
+static int two_may_matter(const struct vc_position *p, int by, int k)
+{
+	const struct vc_variant *v = p->v;
+	if (p->nundo > 0) {
+		const struct vc_undo *u = &p->undo[p->nundo - 1];
+		if (u->nx || (u->capflags & VC_SQF_LINKMASK))
+			return 1;
+	}
+	for (int j = 0; j < p->ntwo[by]; j++) {
+		int a = p->two[by][j];
+		if (two_near(v, a, vc_partner(p, a), k, (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)))
+			return 1;
+	}
+	return 0;
+}
+
+/* After m was made: is the side to move in check?  Only the moved piece
+ * can give a direct check, and a discovered one needs the from-square on a
+ * line towards the king; everything else gets the full test. */
+int vc_check_after(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	if (k < 0)
+		return 0;
+	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
+		return vc_attacked(p, k, them);
+	if (m->from >= 0 && v->pins[side]) {
+		/* a discovered check comes from behind the square left */
+		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
+		if (i == -2)
+			return vc_attacked(p, k, them);
+		if (i >= 0 && line_clear(p, i) && trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
+			return 1;
+	} else if (m->from >= 0) {
+		size_t words = (size_t)(v->nsq + 63) / 64;
+		if (vc_bit_test(v->lines[side] + (size_t)k * words, m->from))
+			return vc_attacked(p, k, them);
+	}
+	uint8_t mover = p->board[m->to];
+	int type = vc_code_type(mover);
+	const struct vc_tnode1 *t = v->ttrie;
+	size_t idx = (size_t)type * (size_t)v->nsq + (size_t)k;
+	int32_t i = v->ttoff[0][them][idx], end = v->ttend[0][them][idx];
+	while (i < end) {
+		int sq = t[i].sq & VC_PS_SQMASK;
+		uint8_t occ = p->board[sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (occ == mover && (t[i].sq & VC_TN1_REACH))
+			return 1;
+		i += t[i].skip;
+	}
+	return 0;
+}
+
+int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check)
+{
+	const struct vc_variant *v = p->v;
+	int k = p->king[p->side];
+	if (k < 0)
+		return 0;
+	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
+	    m->from == k)
+		return 1;
+	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
+			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
+			     two_may_matter(p, p->side ^ 1, k)))
+		return 1;
+	if (m->flags & (VC_MF_DROP | VC_MF_NULL))
+		return 0;
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
+}
+
+/* Can a move's legality be judged on the board alone?  When attacks are
+ * all in the tries and nothing but the mover and its victim changes (no
+ * swap, no exchange, no second piece moving, no piece dying or changing
+ * side), the squares after the move are the squares before it with 'from'
+ * emptied and 'to' holding one of the mover's pieces: the type standing on
+ * 'to' does not matter, since the mover's own pieces only block. */
+static inline int board_testable(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	return !v->has_complex && !v->attacks_off_tries && !(v->rules & VC_R_KIRBY_DEATH) &&
+	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
+			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
+	       m->to >= 0;
+}
+
+/* Is the side to move's royal piece attacked once m is played?  With
+ * node < 0 every attack is looked for; otherwise only one coming from
+ * behind trie node 'node' through a clear line (what leaving its square
+ * uncovers).  The board is changed and put back; the position is
+ * otherwise untouched. */
+static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, k = p->king[side];
+	uint8_t *b = p->board;
+	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
+	uint8_t old_to = b[m->to];
+	if (m->from >= 0)
+		b[m->from] = VC_EMPTY;
+	b[m->to] = mover;
+	if (m->from == k)
+		k = m->to;
+	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
+				: line_clear(p, node) &&
+					  trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
+	b[m->to] = old_to;
+	if (m->from >= 0)
+		b[m->from] = mover;
+	return attacked;
+}
+
+int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side;
+	if (p->king[side] < 0)
+		return 0;
+	if (board_testable(p, m))
+		return board_leaves_check(p, m, -1);
+	if (vc_pos_make(p, m) != 0)
+		return -1;
+	int bad = vc_in_check(p, side);
+	vc_pos_unmake(p);
+	return bad;
+}
+
+int vc_move_exposes(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, k = p->king[side];
+	if (k < 0)
+		return 0;
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m))
+		return vc_move_leaves_check(p, m);
+	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
+	if (i == -1)
+		return 0; /* nothing stands behind it */
+	if (i == -2)
+		return vc_move_leaves_check(p, m);
+	return board_leaves_check(p, m, i);
+}
+
+int vc_move_legal(struct vc_position *p, const vc_move *m)
+{
+	return vc_move_leaves_check(p, m) == 0;
+}
+
+int vc_gen_legal(struct vc_position *p, vc_move *out)
+{
+	int n = vc_gen_pseudo(p, out);
+	if (p->king[p->side] < 0)
+		return n;
+	struct pins pi;
+	find_pins(p, &pi);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!needs_test(p, &pi, &out[i]) || vc_move_legal(p, &out[i]))
+			out[k++] = out[i];
+	return k;
+}
+
+int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_legal(p, buf);
+	if (n > cap)
+		n = cap;
+	memcpy(out, buf, (size_t)n * sizeof *out);
+	return n;
+}
+
+/* Piece by piece, the royal piece first (the usual way out of a check),
+ * stopping at the first legal move. */
+int vc_has_legal_move(struct vc_position *p)
+{
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int side = p->side, k = p->king[side];
+	if (k < 0)
+		return vc_gen_pseudo(p, buf) > 0;
+	struct pins pi;
+	find_pins(p, &pi);
+	struct gen g = { p, buf, 0 };
+	/* The origins are copied first: testing a move makes and unmakes it,
+	 * and a capture of one's own piece (self-capture, an explosion) puts
+	 * that piece back at the end of the list, so walking the live list
+	 * would visit one piece twice and skip another. */
+	int16_t from_sq[VC_MAXPL];
+	int nfrom = p->npl[side];
+	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
+	for (int i = -1; i < nfrom; i++) {
+		int from = i < 0 ? k : from_sq[i];
+		if (i >= 0 && from == k)
+			continue;
+		g.n = 0;
+		gen_piece(&g, from);
+		for (int j = 0; j < g.n; j++)
+			if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
+				return 1;
+	}
+	g.n = 0;
+	gen_castling(&g);
+	if (p->v->rules & VC_R_DROPS)
+		gen_drops(&g);
+	for (int j = 0; j < g.n; j++)
+		if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
+			return 1;
+	return 0;
+}
+
+int vc_position_outcome(const struct vc_position *cp)
+{
+	struct vc_position *p = (struct vc_position *)cp;
+	if (vc_has_legal_move(p))
+		return 0;
+	return vc_in_check(p, p->side) ? 1 : 2;
+}
+
+static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
+{
+	int n = vc_gen_pseudo(p, buf);
+	struct pins pi;
+	int royal = p->king[p->side] >= 0;
+	if (royal)
+		find_pins(p, &pi);
+	uint64_t total = 0;
+	if (depth == 1) {
+		if (!royal)
+			return (uint64_t)n;
+		for (int i = 0; i < n; i++)
+			if (!needs_test(p, &pi, &buf[i]) || vc_move_legal(p, &buf[i]))
+				total++;
+		return total;
+	}
+	vc_move *next = buf + n;
+	for (int i = 0; i < n; i++) {
+		if (royal && needs_test(p, &pi, &buf[i]) && !vc_move_legal(p, &buf[i]))
+			continue;
+		if (vc_pos_make(p, &buf[i]) != 0)
+			return total;
+		total += perft_rec(p, depth - 1, next);
+		vc_pos_unmake(p);
+	}
+	return total;
+}
+
+uint64_t vc_perft(struct vc_position *p, int depth)
+{
+	if (depth <= 0)
+		return 1;
+	vc_move *buf = vc_calloc((size_t)(depth + 1) * VC_MAX_MOVES, sizeof *buf);
+	if (!buf)
+		return 0;
+	uint64_t n = perft_rec(p, depth, buf);
+	free(buf);
+	return n;
+}

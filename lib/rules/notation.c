@@ -1,0 +1,1076 @@
+/*
+ * notation.c - reading and writing moves in each variant's dialect of
+ * algebraic notation, driven by the variant's piece symbols.
+ *
+ * Reading is lenient: SAN with any disambiguation, long algebraic with or
+ * without '-' and 'x', engine coordinates (e2e4, e7e8q), multi-letter
+ * symbols with or without '-' before the square (SC-j13, NN-i7), drops with
+ * '@' or '*', promotion with or without '=', castling with O or 0.  A parsed
+ * move is then resolved against the position: the candidates are the
+ * origins that the variant's reverse tries say can reach the destination,
+ * each candidate's own moves are generated to get the exact move, and the
+ * legal ones are kept.  Exactly one must remain.  Writing is canonical:
+ * minimal disambiguation (file, then rank, then square), the dialect's
+ * separator and drop mark, check and mate marks.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/vc_rules.h"
+
+int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n)
+{
+	char a[8], b[8], promo[8] = "";
+	if (m->flags & VC_MF_NULL)
+		return snprintf(buf, n, "0000");
+	vc_square_name(v, m->to, b);
+	if (m->flags & VC_MF_DROP)
+		return snprintf(buf, n, "%s@%s", v->types[m->piece].symbol, b);
+	if (m->flags & VC_MF_WALL) {
+		char c[8], d[8];
+		vc_square_name(v, m->from, a);
+		vc_square_name(v, m->from2, c);
+		vc_square_name(v, m->to2, d);
+		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
+	}
+	vc_square_name(v, m->from, a);
+	/* the promotion letter only where the move chose it: not for a
+	 * promotion that happens by itself, nor for a piece that turns into
+	 * what it captured (a vampire), whose squares say it all */
+	if (m->promo && (m->flags & (VC_MF_PROMO | VC_MF_XPROMO)) &&
+	    !(v->types[m->piece].auto_to == m->promo - 1 &&
+	      !(v->types[m->piece].promo_choices >> (m->promo - 1) & 1))) {
+		size_t k = 0;
+		for (const char *s = v->types[m->promo - 1].symbol; *s && k < 7; s++)
+			promo[k++] = (char)tolower((unsigned char)*s);
+		promo[k] = 0;
+	}
+	if (m->flags & VC_MF_XPROMO) {
+		/* the piece that trades places with the pawn, always named */
+		char src[8];
+		if (m->aux >= 0)
+			vc_square_name(v, m->aux, src);
+		return snprintf(buf, n, "%s%s%s(%s)", a, b, promo,
+				m->aux >= 0 ? src : m->aux == -2 ? "air" : "prison");
+	}
+	return snprintf(buf, n, "%s%s%s", a, b, promo);
+}
+
+/* ---- reading ---- */
+
+static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	*code = c;
+	va_start(ap, fmt);
+	vsnprintf(msg, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int file_of_char(const struct vc_variant *v, char c)
+{
+	if (c >= 'a' && c <= 'z')
+		return c - 'a';
+	for (int f = 0; f < v->files; f++)
+		if (v->file_alias[f] && v->file_alias[f] == c)
+			return f;
+	return -1;
+}
+
+static int is_file_alias(const struct vc_variant *v, char c)
+{
+	for (int f = 0; f < v->files; f++)
+		if (v->file_alias[f] && v->file_alias[f] == c)
+			return 1;
+	return 0;
+}
+
+/* a square at s (file letter, rank digits): returns its length or 0; *sq
+ * gets the square, or -2 when it has the shape of a square but is off the
+ * board */
+static int read_square(const struct vc_variant *v, const char *s, int *sq)
+{
+	int f = file_of_char(v, s[0]);
+	if (f < 0 || !isdigit((unsigned char)s[1]))
+		return 0;
+	int n = 1, r = 0;
+	while (n < 4 && isdigit((unsigned char)s[n]))
+		r = r * 10 + (s[n++] - '0');
+	if (s[1] == '0' || f >= v->files || r < 1 || r > v->ranks)
+		*sq = -2;
+	else
+		*sq = (r - 1) * v->files + f;
+	return n;
+}
+
+static int symbol_prefix(const struct vc_variant *v, const char *s, int run)
+{
+	for (int k = run; k > 0; k--)
+		if (vc_type_by_symbol(v, s, (size_t)k) >= 0)
+			return k;
+	return 0;
+}
+
+/* The fast path of vc_san_parse for the moves of nearly every game: an
+ * optional one-letter piece, then up to two squares with one-digit ranks
+ * (or a file or rank before the destination), 'x' ':' '-' anywhere between,
+ * a promotion as '=Q' or a letter glued on, and the marks.  It reads these
+ * exactly as the general reader below does and returns 1; anything else
+ * (castling, drops, walls, long symbols, file aliases, ranks past 9, any
+ * fault to report) returns 0 and is left to the general reader. */
+static int san_fast(const struct vc_variant *v, const char *t, size_t len, struct vc_san *m)
+{
+	int check = 0;
+	while (len > 0) {
+		char c = t[len - 1];
+		if (c == '#')
+			check = 2;
+		else if (c == '+') {
+			if (!check)
+				check = 1;
+		} else if (c != '!' && c != '?')
+			break;
+		len--;
+	}
+	if (len < 2 || v->any_file_alias)
+		return 0;
+	size_t i = 0;
+	int piece = -1, promo = -1, cap = 0;
+	if (t[0] >= 'A' && t[0] <= 'Z') {
+		piece = v->letter_type[t[0] - 'A'];
+		if (piece < 0 || (t[1] >= 'A' && t[1] <= 'Z') ||
+		    (v->types[piece].props & VC_P_TWOSQUARE))
+			return 0;
+		i = 1;
+	}
+	/* the rest, separators dropped: files as 'f', ranks as 'r' */
+	int val[6] = { 0 }, nr = 0;
+	char kind[6] = { 0 };
+	for (; i < len; i++) {
+		char c = t[i];
+		if (c == 'x' || c == ':') {
+			cap = 1;
+		} else if (c == '-') {
+			continue;
+		} else if (c >= 'a' && c <= 'z') {
+			if (nr == 5 || c - 'a' >= v->files)
+				return 0;
+			kind[nr] = 'f';
+			val[nr++] = c - 'a';
+		} else if (c >= '1' && c <= '9') {
+			if (nr == 5 || c - '0' > v->ranks || (i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9'))
+				return 0;
+			kind[nr] = 'r';
+			val[nr++] = c - '1';
+		} else if (c == '=' && i + 2 == len && promo < 0) {
+			int u = t[i + 1] & ~0x20;
+			if (u < 'A' || u > 'Z' || v->letter_type[u - 'A'] < 0)
+				return 0;
+			promo = v->letter_type[u - 'A'];
+			break;
+		} else if (c >= 'A' && c <= 'Z' && i + 1 == len && promo < 0 && nr >= 2 &&
+			   kind[nr - 1] == 'r') {
+			if (v->letter_type[c - 'A'] < 0)
+				return 0;
+			promo = v->letter_type[c - 'A'];
+		} else {
+			return 0;
+		}
+	}
+	/* a glued lower-case promotion letter reads as a file: take it back */
+	if (promo < 0 && nr >= 3 && kind[nr - 1] == 'f' && kind[nr - 2] == 'r') {
+		int u = ('a' + val[nr - 1]) & ~0x20;
+		if (v->letter_type[u - 'A'] < 0)
+			return 0;
+		promo = v->letter_type[u - 'A'];
+		nr--;
+	}
+	if (nr < 2 || kind[nr - 1] != 'r' || kind[nr - 2] != 'f')
+		return 0;
+	int to = val[nr - 1] * v->files + val[nr - 2];
+	int from_file = -1, from_rank = -1, from_sq = -1;
+	if (nr == 3) {
+		if (kind[0] == 'f')
+			from_file = val[0];
+		else
+			from_rank = val[0];
+	} else if (nr == 4) {
+		if (kind[0] != 'f' || kind[1] != 'r')
+			return 0;
+		from_sq = val[1] * v->files + val[0];
+	} else if (nr != 2) {
+		return 0;
+	}
+	m->check = check;
+	m->piece = piece;
+	m->promo = promo;
+	m->capture_mark = cap;
+	m->to = to;
+	m->from_file = from_file;
+	m->from_rank = from_rank;
+	m->from_sq = from_sq;
+	return 1;
+}
+
+int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
+		 const char **code, char *msg, size_t n)
+{
+	if (san_fast(v, text, len, m)) { /* it set all but these */
+		m->castle = m->drop = m->wall = 0;
+		m->xsrc = m->from2 = m->to2 = -1;
+		return 0;
+	}
+	return vc_san_parse_general(v, text, len, m, code, msg, n);
+}
+
+int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
+			 struct vc_san *m, const char **code, char *msg, size_t n)
+{
+	char b[80];
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = -1;
+	if (len == 0 || len >= sizeof b)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
+			    text);
+	memcpy(b, text, len);
+	b[len] = 0;
+	/* check and mate marks, and any annotation glued on */
+	while (len > 0 && strchr("+#!?", b[len - 1])) {
+		if (b[len - 1] == '#')
+			m->check = 2;
+		else if (b[len - 1] == '+' && m->check == 0)
+			m->check = 1;
+		b[--len] = 0;
+	}
+	if (len == 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	/* castling */
+	{
+		int k = 0, os = 0;
+		while (b[k] == 'O' || b[k] == '0' || b[k] == 'o') {
+			os++;
+			k++;
+			if (b[k] == '-')
+				k++;
+			else
+				break;
+		}
+		if (os >= 2 && os <= 3 && b[k] == 0 && b[k - 1] != '-') {
+			m->castle = os == 2 ? 1 : 2;
+			return 0;
+		}
+	}
+	/* two-square piece: "W a2b2-a3b3", also without the space or the
+	 * symbol ("a2b2a3b3", as coordinates write it) */
+	{
+		int run = 0, k = 0;
+		while (isupper((unsigned char)b[run]))
+			run++;
+		if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
+			run--;
+		if (run > 0)
+			k = symbol_prefix(v, b, run);
+		int two = k > 0 && k == run &&
+			  (v->types[vc_type_by_symbol(v, b, (size_t)k)].props & VC_P_TWOSQUARE);
+		const char *q = b + (k == run ? k : 0);
+		int squares[5], ns = 0, bad = 0, cap = 0, sq, used;
+		char *space = strchr(b, ' ');
+		if (space && !two && (k != space - b || k == 0))
+			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+		while (*q == ' ')
+			q++;
+		while (*q && ns < 5 && !bad) {
+			if (*q == '-' || *q == 'x' || *q == ':' || *q == ' ') {
+				cap |= *q == 'x' || *q == ':';
+				q++;
+				continue;
+			}
+			used = read_square(v, q, &sq);
+			if (!used)
+				bad = 1;
+			else {
+				if (sq == -2)
+					return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
+						    (int)len, text);
+				squares[ns++] = sq;
+				q += used;
+			}
+		}
+		if (!bad && !*q && ns == 4 && (two || k == 0 || space)) {
+			m->piece = k > 0 ? vc_type_by_symbol(v, b, (size_t)k) : -1;
+			m->wall = 1;
+			m->capture_mark = cap;
+			m->from_sq = squares[0];
+			m->from2 = squares[1];
+			m->to = squares[2];
+			m->to2 = squares[3];
+			return 0;
+		}
+		if (two || space)
+			return fail(code, "move-syntax", msg, n,
+				    "a two-square move is written 'W a2b2-a3b3', not '%s'", b);
+	}
+	/* drops */
+	char *at = strpbrk(b, "@*");
+	if (at) {
+		int k = (int)(at - b);
+		m->drop = 1;
+		if (k > 0) {
+			int p = symbol_prefix(v, b, k);
+			if (p != k)
+				return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'",
+					    k, b, b);
+			m->piece = vc_type_by_symbol(v, b, (size_t)k);
+		}
+		int sq, used = read_square(v, at + 1, &sq);
+		if (!used || at[1 + used])
+			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+		if (sq == -2)
+			return fail(code, "move-offboard", msg, n, "'%s' is off the board", b);
+		m->to = sq;
+		return 0;
+	}
+	/* piece symbol: the longest run of capitals that names a piece; a
+	 * capital that is a file alias followed by a digit starts a square */
+	int run = 0;
+	while (isupper((unsigned char)b[run]))
+		run++;
+	if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
+		run--;
+	int k = symbol_prefix(v, b, run);
+	if (run > 0 && k == 0)
+		return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'", run, b,
+			    b);
+	if (k > 0)
+		m->piece = vc_type_by_symbol(v, b, (size_t)k);
+	/* the rest: squares, separators, promotion */
+	char rest[80];
+	int rn = 0;
+	for (const char *q = b + k; *q; q++) {
+		if (*q == 'x' || *q == ':') {
+			m->capture_mark = 1;
+			continue;
+		}
+		if (*q == '-')
+			continue;
+		if (*q == '=' || *q == '/') {
+			/* promotion symbol, maybe then an exchange source */
+			const char *ps = q + 1;
+			int pr = 0;
+			while (isalpha((unsigned char)ps[pr]))
+				pr++;
+			int pk = pr;
+			while (pk > 0 && vc_type_by_symbol(v, ps, (size_t)pk) < 0)
+				pk--;
+			if (pk == 0 || pk != pr)
+				return fail(code, "move-unknown-piece", msg, n,
+					    "unknown promotion piece '%.*s' in '%s'", pr, ps, b);
+			m->promo = vc_type_by_symbol(v, ps, (size_t)pk);
+			q = ps + pk - 1;
+			continue;
+		}
+		if (*q == '(') {
+			const char *close = strchr(q, ')');
+			if (!close)
+				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+			size_t w = (size_t)(close - q - 1);
+			int sq = -1; /* "()" reads no square at all */
+			if (w == 3 && !strncmp(q + 1, "air", 3))
+				m->xsrc = -2;
+			else if (w == 6 && !strncmp(q + 1, "prison", 6))
+				m->xsrc = -3;
+			else if (w > 0 && read_square(v, q + 1, &sq) == (int)w && sq >= 0)
+				m->xsrc = sq;
+			else
+				return fail(code, "move-syntax", msg, n,
+					    "'(%.*s)' names no square, 'air' or 'prison'", (int)w, q + 1);
+			q = close;
+			continue;
+		}
+		rest[rn++] = *q;
+	}
+	rest[rn] = 0;
+	/* a promotion letter glued after the destination: e8Q, e7e8q */
+	if (rn >= 3 && isalpha((unsigned char)rest[rn - 1]) && m->promo < 0) {
+		int pe = rn;
+		while (pe > 0 && isalpha((unsigned char)rest[pe - 1]))
+			pe--;
+		if (pe > 0 && isdigit((unsigned char)rest[pe - 1])) {
+			int t = vc_type_by_symbol(v, rest + pe, (size_t)(rn - pe));
+			if (t < 0)
+				return fail(code, "move-unknown-piece", msg, n,
+					    "unknown promotion piece '%s' in '%s'", rest + pe, b);
+			m->promo = t;
+			rn = pe;
+			rest[rn] = 0;
+		}
+	}
+	/* destination: the last square */
+	int d = rn;
+	while (d > 0 && isdigit((unsigned char)rest[d - 1]))
+		d--;
+	if (d == rn || d == 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	d--;
+	int sq, used = read_square(v, rest + d, &sq);
+	if (used != rn - d)
+		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+	if (sq == -2)
+		return fail(code, "move-offboard", msg, n, "'%.*s' is off the board", (int)len, text);
+	m->to = sq;
+	/* what stands before it: nothing, a file, a rank, or a square */
+	if (d > 0) {
+		int fsq, u = read_square(v, rest, &fsq);
+		if (u == d) {
+			if (fsq == -2)
+				return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
+					    (int)len, text);
+			m->from_sq = fsq;
+		} else if (d == 1 && file_of_char(v, rest[0]) >= 0 &&
+			   file_of_char(v, rest[0]) < v->files) {
+			m->from_file = file_of_char(v, rest[0]);
+		} else {
+			int r = 0, i = 0;
+			while (i < d && isdigit((unsigned char)rest[i]))
+				r = r * 10 + (rest[i++] - '0');
+			if (i != d || r < 1 || r > v->ranks)
+				return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len,
+					    text);
+			m->from_rank = r - 1;
+		}
+	}
+	return 0;
+}
+
+static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", v->types[t].name);
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = ' ';
+	return buf;
+}
+
+
+static const char *side_name(int side) { return side == VC_WHITE ? "White" : "Black"; }
+
+/* The move from 'from' to 'to' when generation is not needed to know it:
+ * no promotion by choice or by exchange on 'to', no en-passant capture, and
+ * for a piece whose steps leave en-passant targets, a step to a neighbouring
+ * square (on the plain rides and leaps that leave targets, only a step of
+ * two squares or more does).  Returns 0 when generation must decide. */
+static int direct_move(const struct vc_position *p, int from, int to, int t, vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
+		return 0;
+	if (pt->promo_ranks && vc_bit_test(v->promo_zone[p->side][t], to))
+		return 0;
+	for (int a = 0; a < pt->natoms; a++) {
+		const struct vc_atom *at = &pt->atoms[a];
+		if (!(at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE)))
+			continue;
+		if ((at->modes & VC_MODE_EPMAKE) && at->kind != VC_A_RIDE && at->kind != VC_A_LEAP)
+			return 0;
+		int df = to % v->files - from % v->files, dr = to / v->files - from / v->files;
+		if (df < -1 || df > 1 || dr < -1 || dr > 1)
+			return 0;
+		for (int i = 0; i < p->nep; i++)
+			if (p->ep[i] == to)
+				return 0;
+	}
+	uint8_t occ = p->board[to];
+	if (occ && (vc_code_color(occ) == p->side || (v->types[vc_code_type(occ)].props &
+						       (VC_P_UNCAPTURABLE | VC_P_ROYAL))))
+		return 0; /* self-capture, immunity: let generation decide */
+	m->from = (int16_t)from;
+	m->to = (int16_t)to;
+	m->from2 = m->to2 = m->aux = -1;
+	m->piece = (uint8_t)t;
+	m->promo = 0;
+	m->extra = m->pad = 0;
+	m->flags = occ ? VC_MF_CAPTURE : 0;
+	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[p->side][t], to)) {
+		m->promo = (uint8_t)(pt->auto_to + 1);
+		m->flags |= VC_MF_PROMO;
+	}
+	return 1;
+}
+
+/* ---- two-square pieces ---- */
+
+/* squares written in a canonical order: file first, then rank */
+static int sq_before(const struct vc_variant *v, int x, int y)
+{
+	int fx = x % v->files, fy = y % v->files;
+	return fx != fy ? fx < fy : x / v->files < y / v->files;
+}
+
+static void two_names(const struct vc_variant *v, int x, int y, char *buf)
+{
+	char a[8], b[8];
+	if (!sq_before(v, x, y)) {
+		int t = x;
+		x = y;
+		y = t;
+	}
+	vc_square_name(v, x, a);
+	vc_square_name(v, y, b);
+	sprintf(buf, "%s%s", a, b);
+}
+
+/* Why the two-square piece on a, b has no move to na, nb: the rule it
+ * breaks, in words. */
+static int two_why(struct vc_position *p, int t, int a, int b, int na, int nb, const char **code,
+		   char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_ptype *pt = &v->types[t];
+	int F = v->files, side = p->side;
+	char w[40], to[16], x[8];
+	const char *pw = piece_word(v, t, w, sizeof w);
+	two_names(v, na, nb, to);
+	int dx = nb % F - na % F, dy = nb / F - na / F;
+	if (na == nb || dx < -1 || dx > 1 || dy < -1 || dy > 1)
+		return fail(code, "move-illegal", msg, n,
+			    "a %s covers two adjacent squares, which %s are not", pw, to);
+	if (dx && dy && !(pt->props & VC_P_DIAGSTANCE))
+		return fail(code, "move-illegal", msg, n,
+			    "a %s stands on two orthogonally adjacent squares, never diagonally", pw);
+	if ((na == a && nb == b) || (na == b && nb == a))
+		return fail(code, "move-illegal", msg, n, "the %s already stands on %s", pw, to);
+	/* a translation, in either pairing of the squares */
+	int ox = b % F - a % F, oy = b / F - a / F;
+	for (int pair = 0; pair < 2; pair++) {
+		int ta = pair ? nb : na, tb = pair ? na : nb;
+		if (tb % F - ta % F != ox || tb / F - ta / F != oy)
+			continue;
+		int tx = ta % F - a % F, ty = ta / F - a / F;
+		const struct vc_twovec *tv = v->twovec[side][t];
+		for (int i = 0; i < v->ntwovec[side][t]; i++) {
+			int k = 0;
+			if (tv[i].dx ? tx % tv[i].dx == 0 : tx == 0)
+				k = tv[i].dx ? tx / tv[i].dx : tv[i].dy ? ty / tv[i].dy : 0;
+			if (k < 1 || tx != k * tv[i].dx || ty != k * tv[i].dy)
+				continue;
+			if (tv[i].range && k > tv[i].range)
+				return fail(code, "move-illegal", msg, n,
+					    "a %s moves at most %d square%s that way", pw, tv[i].range,
+					    tv[i].range == 1 ? "" : "s");
+			/* the way, step by step */
+			for (int j = 1; j <= k; j++) {
+				int sa = a + j * (tv[i].dx + tv[i].dy * F), sb = b + j * (tv[i].dx + tv[i].dy * F);
+				int ss[2] = { sa, sb };
+				for (int e = 0; e < 2; e++) {
+					int s2 = ss[e];
+					uint8_t occ = p->board[s2];
+					if (s2 == a || s2 == b || !occ)
+						continue;
+					vc_square_name(v, s2, x);
+					if (vc_code_color(occ) == side)
+						return fail(code, "move-illegal", msg, n,
+							    j < k ? "the %s's way is blocked on %s, by a piece "
+								    "of %s's own: it slides with every square "
+								    "on the way empty"
+								  : "the %s cannot land on %s: it holds a piece "
+								    "of %s's own",
+							    pw, x, side == VC_WHITE ? "White" : "Black");
+					if (j < k)
+						return fail(code, "move-illegal", msg, n,
+							    "the %s's slide stops where it captures, on %s, "
+							    "before %s",
+							    pw, x, to);
+					return fail(code, "move-illegal", msg, n,
+						    "the %s cannot capture the piece on %s", pw, x);
+				}
+			}
+			return fail(code, "move-illegal", msg, n, "the %s cannot move to %s", pw, to);
+		}
+		{
+			char fr[16];
+			int diag = 0;
+			two_names(v, a, b, fr);
+			for (int i = 0; i < v->ntwovec[side][t]; i++)
+				diag |= tv[i].dx && tv[i].dy;
+			if (tx && ty && !diag && !(v->two_odd >> t & 1))
+				return fail(code, "move-illegal", msg, n,
+					    "a %s slides like a rook, along or across its length, "
+					    "never diagonally: %s-%s is no move",
+					    pw, fr, to);
+			return fail(code, "move-illegal", msg, n,
+				    "a %s slides %s: %s-%s is no move", pw,
+				    v->two_odd >> t & 1 ? "by its movements only"
+				    : diag ? "like a rook, or one square diagonally"
+					   : "like a rook, along or across its length",
+				    fr, to);
+		}
+	}
+	/* a turn about the square that stays */
+	int piv = -1, mov = -1, nm = -1;
+	if (na == a || na == b)
+		piv = na, nm = nb;
+	else if (nb == a || nb == b)
+		piv = nb, nm = na;
+	if (piv >= 0) {
+		mov = piv == a ? b : a;
+		int d0 = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
+		int d1 = vc_link_dir(nm % F - piv % F, nm / F - piv / F);
+		int eighths = ((d1 - d0) % 8 + 8) % 8;
+		if (eighths > 4)
+			eighths = 8 - eighths;
+		vc_square_name(v, piv, x);
+		if (eighths == 4)
+			return fail(code, "move-illegal", msg, n,
+				    "a half turn is not a move: a %s turns a quarter about one of its "
+				    "squares",
+				    pw);
+		if (eighths == 3 || (eighths == 1 && !(pt->props & VC_P_DIAGSTANCE)))
+			return fail(code, "move-illegal", msg, n, "a %s turns only by %s", pw,
+				    (pt->props & VC_P_DIAGSTANCE) ? "an eighth or a quarter" : "a quarter");
+		uint8_t occ = p->board[nm];
+		vc_square_name(v, nm, x);
+		if (occ && vc_code_color(occ) == side)
+			return fail(code, "move-illegal", msg, n,
+				    "the %s cannot turn onto %s: it holds a piece of %s's own", pw, x,
+				    side == VC_WHITE ? "White" : "Black");
+		return fail(code, "move-illegal", msg, n, "the %s cannot turn onto %s", pw, x);
+	}
+	return fail(code, "move-illegal", msg, n,
+		    "a %s cannot get to %s in one move: it slides rigidly or turns about one of its "
+		    "squares",
+		    pw, to);
+}
+
+static int resolve_two(struct vc_position *p, const struct vc_san *san, const char *text,
+		       size_t len, vc_move *out, int *untested, const char **code, char *msg,
+		       size_t n)
+{
+	const struct vc_variant *v = p->v;
+	static __thread vc_move buf[VC_MAX_MOVES];
+	int side = p->side, a = san->from_sq, b = san->from2;
+	int tl = (int)(len > 60 ? 60 : len);
+	char w1[40], w2[40], s1[8], s2[16];
+	if (untested)
+		*untested = 0;
+	vc_square_name(v, a, s1);
+	uint8_t occ = p->board[a];
+	if (!occ || vc_code_color(occ) != side)
+		return fail(code, "move-no-piece", msg, n, "%s has no piece on %s", side_name(side), s1);
+	int t = vc_code_type(occ);
+	if (!(v->types[t].props & VC_P_TWOSQUARE))
+		return fail(code, "move-illegal", msg, n,
+			    "the %s on %s stands on one square: '%.*s' is a two-square move",
+			    piece_word(v, t, w1, sizeof w1), s1, tl, text);
+	if (san->piece >= 0 && san->piece != t)
+		return fail(code, "move-illegal", msg, n, "the piece on %s is a %s, not a %s", s1,
+			    piece_word(v, t, w1, sizeof w1), piece_word(v, san->piece, w2, sizeof w2));
+	int partner = vc_partner(p, a);
+	if (partner != b) {
+		two_names(v, a, partner, s2);
+		return fail(code, "move-illegal", msg, n, "the %s on %s stands on %s",
+			    piece_word(v, t, w1, sizeof w1), s1, s2);
+	}
+	int anchor = a < b ? a : b;
+	int nm = vc_gen_two(p, anchor, side, -1, buf);
+	int lo = san->to < san->to2 ? san->to : san->to2, hi = san->to < san->to2 ? san->to2 : san->to;
+	for (int i = 0; i < nm; i++) {
+		if (buf[i].to != lo || buf[i].to2 != hi)
+			continue;
+		if (!vc_move_legal(p, &buf[i]))
+			return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check",
+				    tl, text);
+		*out = buf[i];
+		return 0;
+	}
+	return two_why(p, t, a, b, san->to, san->to2, code, msg, n);
+}
+
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	vc_move found[64];
+	int nfound = 0, npseudo = 0;
+	int side = p->side;
+	char w1[40], s1[8];
+	int tl = (int)(len > 60 ? 60 : len);
+
+	if (untested)
+		*untested = 0;
+	if (san->castle) {
+		int nm = vc_gen_castling(p, buf);
+		int rights = 0;
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == (san->castle == 2))
+				rights = 1;
+		for (int i = 0; i < nm; i++)
+			if ((buf[i].flags & VC_MF_CASTLE) &&
+			    (v->castle[buf[i].extra].long_side != 0) == (san->castle == 2)) {
+				npseudo++;
+				if (vc_move_legal(p, &buf[i]) && nfound < 64)
+					found[nfound++] = buf[i];
+			}
+		if (nfound == 1) {
+			*out = found[0];
+			return 0;
+		}
+		if (!rights)
+			return fail(code, "move-castle", msg, n,
+				    "%s cannot castle %s: the king or that partner has moved",
+				    side_name(side), san->castle == 2 ? "long" : "short");
+		if (npseudo)
+			return fail(code, "move-castle", msg, n, "castling '%.*s' would leave the king in check",
+				    tl, text);
+		if (v->rules & VC_R_CASTLE_THROUGH_CHECK)
+			return fail(code, "move-castle", msg, n,
+				    "%s cannot castle %s now: the squares between are not empty",
+				    side_name(side), san->castle == 2 ? "long" : "short");
+		return fail(code, "move-castle", msg, n,
+			    "%s cannot castle %s now: the squares between are not empty, or the king is "
+			    "in check or would pass an attacked square",
+			    side_name(side), san->castle == 2 ? "long" : "short");
+	}
+	if (san->drop) {
+		int t = san->piece >= 0 ? san->piece : v->pawn_type;
+		if (!(v->rules & VC_R_DROPS))
+			return fail(code, "move-drop", msg, n, "this variant has no drops");
+		if (t < 0)
+			return fail(code, "move-drop", msg, n, "no piece named in '%.*s'", tl, text);
+		const char *area = v->nreserve ? v->reserve[0].name : "hand";
+		if (!p->res[side][0][t])
+			return fail(code, "move-drop", msg, n, "no %s in %s's %s",
+				    piece_word(v, t, w1, sizeof w1), side_name(side), area);
+		vc_square_name(v, san->to, s1);
+		if (p->board[san->to])
+			return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
+		int rr = vc_rel_rank(v, side, san->to);
+		if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
+			return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
+				    piece_word(v, t, w1, sizeof w1), rr,
+				    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+		vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
+		if (!vc_move_legal(p, &m))
+			return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl, text);
+		*out = m;
+		return 0;
+	}
+	if (san->wall)
+		return resolve_two(p, san, text, len, out, untested, code, msg, n);
+	/* castling in coordinates: the king's two-square move (e1g1) or the
+	 * king taking its own partner (e1h1, as Chess960 engines write it) */
+	if (san->from_sq >= 0 && san->from_sq == p->king[side] && san->promo < 0 &&
+	    (san->piece < 0 || (v->types[san->piece].props & VC_P_ROYAL))) {
+		int nm = vc_gen_castling(p, buf);
+		for (int i = 0; i < nm; i++)
+			if ((buf[i].flags & VC_MF_CASTLE) && buf[i].from == san->from_sq &&
+			    (buf[i].to == san->to || buf[i].aux == san->to) && vc_move_legal(p, &buf[i])) {
+				*out = buf[i];
+				return 0;
+			}
+	}
+	/* ordinary moves */
+	int t = san->piece;
+	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
+	    vc_code_color(p->board[san->from_sq]) == side)
+		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
+	if (t < 0)
+		t = v->pawn_type;
+	if (t < 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
+	int to = san->to;
+	int16_t cand[64];
+	int nc = 0;
+	uint8_t occ = p->board[to];
+	int ep = 0;
+	for (int i = 0; !occ && i < p->nep; i++)
+		ep |= p->ep[i] == to;
+	if (san->from_sq >= 0) {
+		cand[nc++] = (int16_t)san->from_sq;
+	} else {
+		uint64_t mask = 1ULL << t;
+		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
+		if (ep) {
+			int16_t more[64];
+			int nm = vc_reach_origins(p, side, mask, to, 0, more, 64);
+			for (int i = 0; i < nm; i++) {
+				int dup = 0;
+				for (int j = 0; j < nc; j++)
+					dup |= cand[j] == more[i];
+				if (!dup && nc < 64)
+					cand[nc++] = more[i];
+			}
+		}
+	}
+	/* the candidates that fit the disambiguation */
+	int nk = 0;
+	for (int c = 0; c < nc; c++) {
+		int from = cand[c];
+		if (san->from_file >= 0 && from % v->files != san->from_file)
+			continue;
+		if (san->from_rank >= 0 && from / v->files != san->from_rank)
+			continue;
+		if (!p->board[from] || vc_code_type(p->board[from]) != t ||
+		    vc_code_color(p->board[from]) != side)
+			continue;
+		cand[nk++] = (int16_t)from;
+	}
+	/* the common case: one candidate of a simple piece; the caller tests */
+	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
+	    direct_move(p, cand[0], to, t, out)) {
+		*untested = 1;
+		return 0;
+	}
+	if (untested)
+		*untested = 0;
+	vc_move pseudo[64];
+	for (int c = 0; c < nk; c++) {
+		int from = cand[c];
+		int nm = vc_gen_from(p, from, buf);
+		for (int i = 0; i < nm; i++) {
+			const vc_move *m = &buf[i];
+			if (m->to != to)
+				continue;
+			if (m->flags & VC_MF_PROMO) {
+				int auto_p = v->types[t].auto_to >= 0 && m->promo == v->types[t].auto_to + 1 &&
+					     !(v->types[t].promo_choices >> (m->promo - 1) & 1);
+				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
+					continue;
+				if ((m->flags & VC_MF_XPROMO) && san->xsrc != -1 && m->aux != san->xsrc)
+					continue;
+			} else if (san->promo >= 0)
+				continue;
+			if (npseudo < 64)
+				pseudo[npseudo++] = *m;
+		}
+	}
+	if (npseudo == 1 && untested) {
+		*out = pseudo[0];
+		*untested = 1;
+		return 0;
+	}
+	for (int i = 0; i < npseudo; i++)
+		if (vc_move_legal(p, &pseudo[i]) && nfound < 64)
+			found[nfound++] = pseudo[i];
+	if (nfound == 1) {
+		*out = found[0];
+		return 0;
+	}
+	vc_square_name(v, to, s1);
+	nc = nk;
+	const char *pw = piece_word(v, t, w1, sizeof w1);
+	if (nfound > 1 && (found[0].flags & VC_MF_XPROMO) && found[1].from == found[0].from) {
+		char list[256], w2[40];
+		size_t k = 0;
+		list[0] = 0;
+		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
+			char sn[40];
+			vc_move_san(p, &found[i], 0, sn, sizeof sn);
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
+		}
+		return fail(code, "move-ambiguous", msg, n,
+			    "the %s can trade places with %d %ss: %s", pw, nfound,
+			    piece_word(v, found[0].promo - 1, w2, sizeof w2), list);
+	}
+	if (nfound > 1) {
+		char list[256];
+		size_t k = 0;
+		list[0] = 0;
+		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
+			char sn[40];
+			vc_move_san(p, &found[i], 0, sn, sizeof sn);
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
+		}
+		size_t pl = strlen(pw);
+		int ies = pl > 1 && pw[pl - 1] == 'y' && !strchr("aeiou", pw[pl - 2]);
+		return fail(code, "move-ambiguous", msg, n, "%s %.*s%s can reach %s: %s",
+			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several",
+			    (int)(ies ? pl - 1 : pl), pw, ies ? "ies" : "s", s1, list);
+	}
+	if (npseudo > 0)
+		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check%s", tl,
+			    text,
+			    vc_position_plies_to_transform(p) == 1 ? " once the board halves swap" : "");
+	/* no candidate: say the most useful thing */
+	if ((v->rules & VC_R_XPROMO) && v->types[t].promo_ranks &&
+	    vc_bit_test(v->promo_zone[side][t], to)) {
+		if (nc > 0 || san->promo >= 0)
+			return fail(code, "move-promotion", msg, n,
+				    san->promo >= 0 ? "no %s of %s's to promote to by exchange"
+						    : "no piece to promote to by exchange%s%s",
+				    san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
+				    san->promo >= 0 ? side_name(side) : "");
+	}
+	if (san->promo >= 0 || (v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to))) {
+		/* maybe the piece can get there, but not with that promotion */
+		for (int c = 0; c < nc; c++) {
+			int nm = vc_gen_from(p, cand[c], buf);
+			for (int i = 0; i < nm; i++)
+				if (buf[i].to == to) {
+					if (san->promo < 0)
+						return fail(code, "move-promotion", msg, n,
+							    "'%.*s' must say what the %s promotes to", tl,
+							    text, pw);
+					char w2[40];
+					return fail(code, "move-promotion", msg, n,
+						    "a %s cannot promote to a %s here", pw,
+						    piece_word(v, san->promo, w2, sizeof w2));
+				}
+		}
+	}
+	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
+		return fail(code, "move-illegal", msg, n, "no %s can reach %s: it holds a piece of %s's own",
+			    pw, s1, side_name(side));
+	/* name the rule that stands in the way, where one does */
+	if (v->types[t].props & VC_P_IMMOBILE)
+		return fail(code, "move-illegal", msg, n, "a %s never moves", pw);
+	if (occ && (v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE)) {
+		char w2[40];
+		return fail(code, "move-illegal", msg, n, "the %s on %s can never be captured",
+			    piece_word(v, vc_code_type(occ), w2, sizeof w2), s1);
+	}
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		if (vc_code_type(p->board[sq]) == t && (p->sqf[sq] & VC_SQF_DEAD) &&
+		    (san->from_file < 0 || sq % v->files == san->from_file) &&
+		    (san->from_rank < 0 || sq / v->files == san->from_rank)) {
+			char s2[8];
+			vc_square_name(v, sq, s2);
+			return fail(code, "move-illegal", msg, n, "the %s on %s is dead and never moves",
+				    pw, s2);
+		}
+	}
+	if (!occ && san->capture_mark && (v->types[t].props & VC_P_PAWN) && !(v->rules & VC_R_EP))
+		return fail(code, "move-illegal", msg, n,
+			    "no %s can reach %s: this variant has no en passant", pw, s1);
+	if (san->from_sq >= 0 && (!p->board[san->from_sq] ||
+				  vc_code_color(p->board[san->from_sq]) != side)) {
+		char s2[8];
+		vc_square_name(v, san->from_sq, s2);
+		return fail(code, "move-no-piece", msg, n, "%s has no piece on %s", side_name(side), s2);
+	}
+	return fail(code, "move-illegal", msg, n, "no %s can reach %s", pw, s1);
+}
+
+/* ---- writing ---- */
+
+int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, char *buf,
+		size_t n)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	const struct vc_variant *v = p->v;
+	char out[96], sq[8];
+	size_t k = 0;
+	int side = p->side;
+#define PUT(...) (k += (size_t)snprintf(out + k, sizeof out - k, __VA_ARGS__), k = k < sizeof out ? k : sizeof out - 1)
+	if (m->flags & VC_MF_NULL) {
+		PUT("--");
+	} else if (m->flags & VC_MF_CASTLE) {
+		const char *o = v->castle_zero ? "0" : "O";
+		if (v->castle[m->extra].long_side)
+			PUT("%s-%s-%s", o, o, o);
+		else
+			PUT("%s-%s", o, o);
+	} else if (m->flags & VC_MF_WALL) {
+		/* "W a2b2-a3b3": each pair in file order, then rank order */
+		char fr[16], to[16];
+		two_names(v, m->from, m->from2, fr);
+		two_names(v, m->to, m->to2, to);
+		PUT("%s %s%c%s", v->types[m->piece].symbol, fr, (m->flags & VC_MF_CAPTURE) ? 'x' : '-',
+		    to);
+	} else if (m->flags & VC_MF_DROP) {
+		vc_square_name(v, m->to, sq);
+		PUT("%s%c%s", v->types[m->piece].symbol, v->drop_mark, sq);
+	} else {
+		int t = m->piece;
+		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		int cap = (m->flags & VC_MF_CAPTURE) != 0;
+		char from[8];
+		vc_square_name(v, m->from, from);
+		vc_square_name(v, m->to, sq);
+		if (!pawn)
+			PUT("%s", v->types[t].symbol);
+		if (long_form) {
+			PUT("%s%s", from, cap ? "x" : "-");
+		} else if (pawn) {
+			if (cap)
+				PUT("%cx", from[0]);
+		} else {
+			/* other pieces of this type that can legally go there too */
+			int16_t cand[64];
+			int nc = vc_reach_origins(p, side, 1ULL << t, m->to, p->board[m->to] != 0, cand, 64);
+			int same_file = 0, same_rank = 0, others = 0;
+			static __thread vc_move mb[VC_MAX_MOVES];
+			for (int c = 0; c < nc; c++) {
+				if (cand[c] == m->from)
+					continue;
+				int nm = vc_gen_from(p, cand[c], mb), ok = 0;
+				for (int i = 0; i < nm && !ok; i++)
+					if (mb[i].to == m->to && vc_move_legal(p, &mb[i]))
+						ok = 1;
+				if (!ok)
+					continue;
+				others++;
+				if (cand[c] % v->files == m->from % v->files)
+					same_file = 1;
+				if (cand[c] / v->files == m->from / v->files)
+					same_rank = 1;
+			}
+			if (others) {
+				if (!same_file)
+					PUT("%c", from[0]);
+				else if (!same_rank)
+					PUT("%s", from + 1);
+				else
+					PUT("%s", from);
+			}
+			if (cap)
+				PUT("x");
+			else if (v->sep[0])
+				PUT("%s", v->sep);
+		}
+		PUT("%s", sq);
+		if (m->promo && (m->flags & VC_MF_PROMO) &&
+		    !(v->types[t].auto_to == m->promo - 1 &&
+		      !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
+			PUT("=%s", v->types[m->promo - 1].symbol);
+		if (m->flags & VC_MF_XPROMO) {
+			/* name the source when another of that kind could serve */
+			static __thread vc_move xm[VC_MAX_MOVES];
+			int nx = vc_gen_from(p, m->from, xm), other = 0;
+			for (int i = 0; i < nx; i++)
+				if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
+				    vc_move_legal(p, &xm[i]))
+					other = 1;
+			if (other) {
+				if (m->aux >= 0) {
+					char src[8];
+					vc_square_name(v, m->aux, src);
+					PUT("(%s)", src);
+				} else
+					PUT("%s", m->aux == -2 ? "(air)" : "(prison)");
+			}
+		}
+	}
+	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
+		if (vc_in_check(p, p->side))
+			PUT("%s", vc_has_legal_move(p) ? "+" : "#");
+		vc_pos_unmake(p);
+	}
+#undef PUT
+	if (n) {
+		size_t c = k < n - 1 ? k : n - 1;
+		memcpy(buf, out, c);
+		buf[c] = 0;
+	}
+	return (int)k;
+}

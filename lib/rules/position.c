@@ -1,0 +1,639 @@
+/*
+ * rules/position.c - positions: the board with its piece lists, reserves,
+ * castling rights, en-passant targets, counters and a Zobrist hash; make
+ * and unmake with a full undo record.  Position strings are read and
+ * written in fen.c, above move generation.
+ *
+ * Two-square pieces (walls) stand on both their squares, linked by the
+ * squares' link bits (vc_rules.h); a capture on either square takes both.
+ *
+ * Invariants: plist[c][pidx[sq]] == sq for every occupied square of colour
+ * c; two[c] holds the anchor of each of c's two-square pieces, whose two
+ * squares point at each other; king[c] is the square of c's royal piece or
+ * -1; hash equals
+ * vc_pos_compute_hash(); every make is undone by exactly one unmake, in
+ * reverse order, restoring the position byte for byte in the fields above.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/vc_rules.h"
+
+static inline uint64_t zkey(const struct vc_variant *v, uint8_t code, int sq)
+{
+	return v->zobrist[(size_t)code * (size_t)v->nsq + (size_t)sq];
+}
+
+/* The link bits of a square of a two-square piece: their hash key, and
+ * the anchors' list (see vc_int.h). */
+static void link_note(struct vc_position *p, int sq, int c, uint8_t flags, int add)
+{
+	int d = vc_link_of(flags);
+	p->hash ^= p->v->zob_link[(size_t)sq * 8 + (size_t)(d - 1)];
+	if (c > 1 || !vc_link_is_anchor(flags))
+		return;
+	if (add) {
+		if (p->ntwo[c] < VC_MAXTWO)
+			p->two[c][p->ntwo[c]++] = (int16_t)sq;
+		return;
+	}
+	for (int i = 0; i < p->ntwo[c]; i++)
+		if (p->two[c][i] == sq) {
+			p->two[c][i] = p->two[c][--p->ntwo[c]];
+			break;
+		}
+}
+
+void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
+{
+	int c = vc_code_color(code);
+	p->board[sq] = code;
+	p->sqf[sq] = flags;
+	p->pidx[sq] = p->npl[c];
+	p->plist[c][p->npl[c]++] = (int16_t)sq;
+	p->hash ^= zkey(p->v, code, sq);
+	if (flags & VC_SQF_LINKMASK)
+		link_note(p, sq, c, flags, 1);
+	if (c < 2 && (p->v->types[vc_code_type(code)].props & VC_P_ROYAL) && p->king[c] < 0)
+		p->king[c] = (int16_t)sq;
+}
+
+void vc_pos_remove(struct vc_position *p, int sq)
+{
+	uint8_t code = p->board[sq];
+	int c = vc_code_color(code);
+	int i = p->pidx[sq];
+	int last = p->plist[c][--p->npl[c]];
+	p->plist[c][i] = (int16_t)last;
+	p->pidx[last] = (int16_t)i;
+	if (p->sqf[sq] & VC_SQF_LINKMASK)
+		link_note(p, sq, c, p->sqf[sq], 0);
+	p->board[sq] = VC_EMPTY;
+	p->sqf[sq] = 0;
+	p->hash ^= zkey(p->v, code, sq);
+	if (c < 2 && p->king[c] == sq)
+		p->king[c] = -1;
+}
+
+/* the other square of a two-square piece on sq with flags fl */
+static inline int linked_square(const struct vc_variant *v, int sq, uint8_t fl)
+{
+	int d = vc_link_of(fl);
+	return sq + vc_link_dx(d) + vc_link_dy(d) * v->files;
+}
+
+
+/* moves a piece without touching the hash of anything but the piece */
+static inline void move_piece(struct vc_position *p, int from, int to)
+{
+	uint8_t code = p->board[from];
+	int c = vc_code_color(code);
+	int i = p->pidx[from];
+	p->plist[c][i] = (int16_t)to;
+	p->pidx[to] = (int16_t)i;
+	p->board[to] = code;
+	p->sqf[to] = p->sqf[from];
+	p->board[from] = VC_EMPTY;
+	p->sqf[from] = 0;
+	p->hash ^= zkey(p->v, code, from) ^ zkey(p->v, code, to);
+	if (c < 2 && p->king[c] == from)
+		p->king[c] = (int16_t)to;
+}
+
+uint64_t vc_pos_compute_hash(const struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	uint64_t h = 0;
+	for (int sq = 0; sq < v->nsq; sq++)
+		if (p->board[sq]) {
+			h ^= zkey(v, p->board[sq], sq);
+			if (p->sqf[sq] & VC_SQF_LINKMASK)
+				h ^= v->zob_link[(size_t)sq * 8 + (size_t)(vc_link_of(p->sqf[sq]) - 1)];
+		}
+	if (p->side)
+		h ^= v->zob_side;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[s][i] >= 0)
+				h ^= v->zob_castle[s][i];
+	for (int i = 0; i < p->nep; i++)
+		h ^= v->zob_ep[p->ep[i]];
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < v->nreserve; r++)
+			for (int t = 0; t < v->ntypes; t++)
+				h ^= v->zob_res[s][r][t] * p->res[s][r][t];
+	return h;
+}
+
+void vc_pos_clear(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	struct vc_undo *u = p->undo;
+	int cap = p->capundo;
+	memset(p, 0, sizeof *p);
+	p->v = v;
+	p->undo = u;
+	p->capundo = cap;
+	p->king[0] = p->king[1] = -1;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < VC_MAXCASTLE; i++)
+			p->castle[s][i] = -1;
+	p->epvictim = -1;
+	p->fullmove = 1;
+}
+
+struct vc_position *vc_position_new(const struct vc_variant *v)
+{
+	struct vc_position *p = vc_calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->v = v;
+	vc_pos_clear(p);
+	vc_position_start(p);
+	return p;
+}
+
+void vc_position_start(struct vc_position *p)
+{
+	if (p->v->start_pos)
+		vc_position_copy(p, p->v->start_pos);
+	else
+		vc_pos_clear(p);
+}
+
+void vc_position_free(struct vc_position *p)
+{
+	if (!p)
+		return;
+	free(p->undo);
+	free(p);
+}
+
+void vc_position_copy(struct vc_position *dst, const struct vc_position *src)
+{
+	struct vc_undo *u = dst->undo;
+	int cap = dst->capundo;
+	memcpy(dst, src, sizeof *dst);
+	dst->undo = u;
+	dst->capundo = cap;
+	dst->nundo = 0;
+}
+
+const struct vc_variant *vc_position_variant(const struct vc_position *p) { return p->v; }
+int vc_position_side(const struct vc_position *p) { return p->side; }
+uint64_t vc_position_hash(const struct vc_position *p) { return p->hash; }
+long vc_position_ply(const struct vc_position *p) { return p->ply; }
+int vc_position_depth(const struct vc_position *p) { return p->nundo; }
+
+int vc_position_piece_at(const struct vc_position *p, int sq, int *color)
+{
+	if (sq < 0 || sq >= p->v->nsq || !p->board[sq])
+		return -1;
+	if (color)
+		*color = vc_code_color(p->board[sq]);
+	return vc_code_type(p->board[sq]);
+}
+
+int vc_position_plies_to_transform(const struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	if (!(v->rules & VC_R_SWAP_HALVES) || v->swap_period <= 0)
+		return -1;
+	long done = p->ply - v->swap_offset;
+	long per = v->swap_period;
+	long r = ((done % per) + per) % per;
+	return (int)(per - r);
+}
+
+/* ---- make and unmake ---- */
+
+/* Changes a reserve count, keeping the hash and the undo record. */
+static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area, int t, int d)
+{
+	uint64_t z = p->v->zob_res[side][area][t];
+	p->hash ^= z * p->res[side][area][t];
+	p->res[side][area][t] = (uint8_t)(p->res[side][area][t] + d);
+	p->hash ^= z * p->res[side][area][t];
+	if (u->nreschg < VC_NELEM(u->reschg)) {
+		u->reschg[u->nreschg][0] = (int8_t)side;
+		u->reschg[u->nreschg][1] = (int8_t)area;
+		u->reschg[u->nreschg][2] = (int8_t)t;
+		u->reschg[u->nreschg][3] = (int8_t)d;
+		u->nreschg++;
+	}
+}
+
+/* SC-Chess exchange: while both prisons hold a piece of one kind, each goes
+ * to its owner's airfield (area 0; the prison is area 1). */
+static void exchange_prisoners(struct vc_position *p, struct vc_undo *u)
+{
+	const struct vc_variant *v = p->v;
+	for (int again = 1; again;) {
+		again = 0;
+		for (int t = 0; t < v->ntypes; t++)
+			while (p->res[VC_WHITE][1][t] && p->res[VC_BLACK][1][t]) {
+				res_add(p, u, VC_WHITE, 1, t, -1); /* a black piece leaves White's prison */
+				res_add(p, u, VC_BLACK, 0, t, 1);
+				res_add(p, u, VC_BLACK, 1, t, -1);
+				res_add(p, u, VC_WHITE, 0, t, 1);
+				again = 1;
+			}
+	}
+}
+
+/* The Kirby death rule: a side with nothing left but royal pieces, pieces
+ * that die alone (Kirbies) and walls (immobile and uncapturable) loses its
+ * Kirbies for good: they stay as obstacles, flagged dead.  u may be NULL
+ * (a position being set up). */
+void vc_pos_kirby_death(struct vc_position *p, struct vc_undo *u)
+{
+	const struct vc_variant *v = p->v;
+	for (int c = 0; c < 2; c++) {
+		int others = 0, kirbies = 0;
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = p->plist[c][i];
+			unsigned props = v->types[vc_code_type(p->board[sq])].props;
+			if (props & VC_P_DIES_ALONE) {
+				kirbies += !(p->sqf[sq] & VC_SQF_DEAD);
+				continue;
+			}
+			if ((props & VC_P_ROYAL) ||
+			    (props & (VC_P_IMMOBILE | VC_P_UNCAPTURABLE)) ==
+				    (VC_P_IMMOBILE | VC_P_UNCAPTURABLE))
+				continue;
+			others++;
+		}
+		if (others || !kirbies)
+			continue;
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = p->plist[c][i];
+			if (!(v->types[vc_code_type(p->board[sq])].props & VC_P_DIES_ALONE) ||
+			    (p->sqf[sq] & VC_SQF_DEAD))
+				continue;
+			if (u && u->nchg < VC_NELEM(u->chgsq)) {
+				u->chgsq[u->nchg] = (int16_t)sq;
+				u->chgold[u->nchg][0] = p->board[sq];
+				u->chgold[u->nchg][1] = p->sqf[sq];
+				u->nchg++;
+			}
+			p->sqf[sq] |= VC_SQF_DEAD;
+		}
+	}
+}
+
+/* Takes the piece on sq off the board, both squares of a two-square one,
+ * keeping them in the undo record. */
+static void capture_two(struct vc_position *p, struct vc_undo *u, int sq)
+{
+	int sqs[2] = { sq, -1 };
+	if (p->sqf[sq] & VC_SQF_LINKMASK)
+		sqs[1] = linked_square(p->v, sq, p->sqf[sq]);
+	for (int k = 0; k < 2 && sqs[k] >= 0; k++) {
+		if (u->nx < VC_NELEM(u->xsq)) {
+			u->xsq[u->nx] = (int16_t)sqs[k];
+			u->xold[u->nx][0] = p->board[sqs[k]];
+			u->xold[u->nx][1] = p->sqf[sqs[k]];
+			u->nx++;
+		}
+		vc_pos_remove(p, sqs[k]);
+	}
+}
+
+static int grow_undo(struct vc_position *p)
+{
+	int nc = p->capundo ? p->capundo * 2 : 64;
+	struct vc_undo *nu = realloc(p->undo, (size_t)nc * sizeof *nu);
+	if (!nu)
+		return -1;
+	p->undo = nu;
+	p->capundo = nc;
+	return 0;
+}
+
+static void swap_halves(struct vc_position *p);
+
+/* Returns 0, or -1 when out of memory (nothing changed). */
+int vc_pos_make(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	if (p->nundo == p->capundo && grow_undo(p) != 0)
+		return -1;
+	struct vc_undo *u = &p->undo[p->nundo++];
+	int side = p->side, them = side ^ 1;
+	/* any castling right left?  (all -1 is all bits set) */
+	uint64_t cw[2];
+	_Static_assert(sizeof p->castle == sizeof cw, "castling rights are 16 bytes");
+	memcpy(cw, p->castle, sizeof cw);
+	int live = v->ncastle && (cw[0] & cw[1]) != ~0ULL;
+	u->m = *m;
+	u->captured = 0;
+	u->capflags = 0;
+	u->capsq = -1;
+	u->king[0] = p->king[0];
+	u->king[1] = p->king[1];
+	memcpy(u->castle, p->castle, sizeof u->castle);
+	memcpy(u->ep, p->ep, sizeof u->ep);
+	u->nep = p->nep;
+	u->epvictim = p->epvictim;
+	u->halfmove = p->halfmove;
+	u->hash = p->hash;
+	u->nreschg = 0;
+	u->nchg = 0;
+	u->nx = 0;
+	u->xsrc_flags = 0;
+	u->swapped = 0;
+
+	for (int i = 0; i < p->nep; i++)
+		p->hash ^= v->zob_ep[p->ep[i]];
+	p->nep = 0;
+	p->epvictim = -1;
+	p->halfmove++;
+
+	if (m->flags & VC_MF_NULL) {
+		/* a pass: nothing moves */
+	} else if (m->flags & VC_MF_DROP) {
+		res_add(p, u, side, m->extra, m->piece, -1);
+		vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
+		if (v->types[m->piece].props & VC_P_PAWN)
+			p->halfmove = 0;
+	} else if (m->flags & VC_MF_WALL) {
+		/* a two-square piece: lifted off both squares, its new squares
+		 * emptied (each capture takes a whole two-square victim), then put
+		 * down, promoted if either new square is in its zone */
+		int a = m->from, b = m->from2, dest[2] = { m->to, m->to2 };
+		uint8_t code = p->board[a];
+		uint8_t keep = p->sqf[a] & (uint8_t)~VC_SQF_LINKMASK;
+		u->twoflags[0] = p->sqf[a];
+		u->twoflags[1] = p->sqf[b];
+		vc_pos_remove(p, a);
+		vc_pos_remove(p, b);
+		for (int k = 0; k < 2; k++)
+			if (p->board[dest[k]]) {
+				capture_two(p, u, dest[k]);
+				p->halfmove = 0;
+			}
+		if (m->promo) {
+			code = vc_code(m->promo - 1, side);
+			keep |= VC_SQF_PROMOTED;
+		}
+		int d = vc_link_dir(m->to2 % v->files - m->to % v->files,
+				    m->to2 / v->files - m->to / v->files);
+		vc_pos_put(p, m->to, code, (uint8_t)(keep | vc_link_flags(d)));
+		vc_pos_put(p, m->to2, code, (uint8_t)(keep | vc_link_flags(vc_link_opposite(d))));
+		if (live)
+			for (int c = 0; c < 2; c++)
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[c][i] == m->to || p->castle[c][i] == m->to2)
+						p->castle[c][i] = -1;
+	} else if (m->flags & VC_MF_CASTLE) {
+		int ksq = m->from, rsq = m->aux;
+		uint8_t kc = p->board[ksq], rc = p->board[rsq];
+		uint8_t kf = p->sqf[ksq], rf = p->sqf[rsq];
+		u->captured = rc; /* the partner as it was, for unmake */
+		u->capflags = rf;
+		vc_pos_remove(p, ksq);
+		vc_pos_remove(p, rsq);
+		vc_pos_put(p, m->to, kc, kf);
+		int rt = vc_code_type(rc);
+		int becomes = v->castle[m->extra].becomes;
+		if (becomes >= 0)
+			rt = becomes;
+		vc_pos_put(p, m->to2, vc_code(rt, side), rf);
+		for (int i = 0; i < v->ncastle; i++)
+			p->castle[side][i] = -1;
+	} else {
+		int from = m->from, to = m->to;
+		uint8_t mover = p->board[from];
+		int mt = vc_code_type(mover);
+		u->movedflags = p->sqf[from];
+		int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
+		if (capsq >= 0 && p->board[capsq]) {
+			u->captured = p->board[capsq];
+			u->capflags = p->sqf[capsq];
+			u->capsq = (int16_t)capsq;
+			vc_pos_remove(p, capsq);
+			if (u->capflags & VC_SQF_LINKMASK) {
+				/* a two-square piece taken through one square: the other too */
+				int o = linked_square(v, capsq, u->capflags);
+				u->xsq[0] = (int16_t)o;
+				u->xold[0][0] = p->board[o];
+				u->xold[0][1] = p->sqf[o];
+				u->nx = 1;
+				vc_pos_remove(p, o);
+			}
+			p->halfmove = 0;
+			int ct = vc_code_type(u->captured);
+			if (v->rules & VC_R_CAPTURE_TO_HAND) {
+				if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
+					ct = v->pawn_type;
+				res_add(p, u, side, 0, ct, 1);
+			} else if (v->rules & VC_R_PRISON) {
+				/* an enemy to the captor's prison, an own piece to the
+				 * owner's airfield */
+				if (vc_code_color(u->captured) == side)
+					res_add(p, u, side, 0, ct, 1);
+				else
+					res_add(p, u, side, 1, ct, 1);
+			}
+		}
+		move_piece(p, from, to);
+		if (v->types[mt].props & VC_P_PAWN)
+			p->halfmove = 0;
+		if (m->flags & VC_MF_XPROMO) {
+			/* promotion by exchange: the pawn and one of its side's pieces
+			 * trade places; aux: a square, -2 the airfield, -3 the enemy
+			 * prison */
+			int pt = m->promo - 1, pawn = mt;
+			vc_pos_remove(p, to);
+			if (m->aux >= 0) {
+				u->xsrc_flags = p->sqf[m->aux];
+				vc_pos_remove(p, m->aux);
+				vc_pos_put(p, m->aux, vc_code(pawn, side), 0);
+				/* a castling partner that leaves its square loses its right */
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[side][i] == m->aux)
+						p->castle[side][i] = -1;
+			} else if (m->aux == -2) {
+				res_add(p, u, side, 0, pt, -1);
+				res_add(p, u, side, 0, pawn, 1);
+			} else {
+				res_add(p, u, side ^ 1, 1, pt, -1);
+				res_add(p, u, side ^ 1, 1, pawn, 1);
+			}
+			vc_pos_put(p, to, vc_code(pt, side), 0);
+		} else if (m->promo) {
+			int pt = m->promo - 1;
+			/* a vampire's change of type is no promotion (nothing to undo
+			 * when it is captured) */
+			uint8_t fl = (m->flags & VC_MF_PROMO) ? p->sqf[to] | VC_SQF_PROMOTED : p->sqf[to];
+			vc_pos_remove(p, to);
+			vc_pos_put(p, to, vc_code(pt, side), fl);
+		}
+		if (v->rules & VC_R_PRISON)
+			exchange_prisoners(p, u);
+		/* castling rights: a king move loses all, a partner's move or capture
+		 * loses its own */
+		if (live) {
+			if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
+				for (int i = 0; i < v->ncastle; i++)
+					p->castle[side][i] = -1;
+			}
+			for (int c = 0; c < 2; c++)
+				for (int i = 0; i < v->ncastle; i++)
+					if (p->castle[c][i] == from || p->castle[c][i] == to)
+						p->castle[c][i] = -1;
+		}
+		/* a multi-square step that can be taken en passant leaves its
+		 * crossed squares as targets */
+		if ((m->flags & VC_MF_DOUBLE) && (v->rules & VC_R_EP)) {
+			int ff = from % v->files, fr = from / v->files;
+			int tf = to % v->files, tr = to / v->files;
+			int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr);
+			int f = ff + dx, r = fr + dy;
+			while ((f != tf || r != tr) && p->nep < VC_MAXEP) {
+				int sq = vc_sq(v->files, f, r);
+				p->ep[p->nep++] = (int16_t)sq;
+				p->hash ^= v->zob_ep[sq];
+				f += dx;
+				r += dy;
+			}
+			p->epvictim = (int16_t)to;
+		}
+	}
+	/* castling rights hash: the difference */
+	if (live)
+		for (int c = 0; c < 2; c++)
+			for (int i = 0; i < v->ncastle; i++)
+				if ((u->castle[c][i] >= 0) != (p->castle[c][i] >= 0))
+					p->hash ^= v->zob_castle[c][i];
+	(void)them;
+	p->side ^= 1;
+	p->hash ^= v->zob_side;
+	if (side == VC_BLACK)
+		p->fullmove++;
+	p->ply++;
+	if ((v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == v->swap_period) {
+		swap_halves(p);
+		u->swapped = 1;
+	}
+	if (v->rules & VC_R_KIRBY_DEATH)
+		vc_pos_kirby_death(p, u);
+	return 0;
+}
+
+void vc_pos_unmake(struct vc_position *p)
+{
+	struct vc_undo *u = &p->undo[--p->nundo];
+	const vc_move *m = &u->m;
+	for (int i = u->nchg - 1; i >= 0; i--)
+		p->sqf[u->chgsq[i]] = u->chgold[i][1];
+	if (u->swapped)
+		swap_halves(p);
+	p->side ^= 1;
+	p->ply--;
+	int side = p->side;
+	if (side == VC_BLACK)
+		p->fullmove--;
+	if (m->flags & VC_MF_NULL) {
+	} else if (m->flags & VC_MF_DROP) {
+		vc_pos_remove(p, m->to);
+	} else if (m->flags & VC_MF_WALL) {
+		uint8_t code = vc_code(m->piece, side);
+		vc_pos_remove(p, m->to);
+		vc_pos_remove(p, m->to2);
+		for (int i = u->nx - 1; i >= 0; i--)
+			vc_pos_put(p, u->xsq[i], u->xold[i][0], u->xold[i][1]);
+		vc_pos_put(p, m->from, code, u->twoflags[0]);
+		vc_pos_put(p, m->from2, code, u->twoflags[1]);
+	} else if (m->flags & VC_MF_CASTLE) {
+		uint8_t kc = p->board[m->to], rc = p->board[m->to2];
+		uint8_t kf = p->sqf[m->to], rf = p->sqf[m->to2];
+		vc_pos_remove(p, m->to);
+		vc_pos_remove(p, m->to2);
+		vc_pos_put(p, m->from, kc, kf);
+		vc_pos_put(p, m->aux, u->captured, u->capflags);
+		(void)rc;
+		(void)rf;
+	} else {
+		if (m->promo) {
+			if ((m->flags & VC_MF_XPROMO) && m->aux >= 0) {
+				vc_pos_remove(p, m->aux);
+				vc_pos_put(p, m->aux, vc_code(m->promo - 1, side), u->xsrc_flags);
+			}
+			vc_pos_remove(p, m->to);
+			vc_pos_put(p, m->to, vc_code(m->piece, side), u->movedflags);
+		}
+		move_piece(p, m->to, m->from);
+		p->sqf[m->from] = u->movedflags;
+		if (u->captured) {
+			vc_pos_put(p, u->capsq, u->captured, u->capflags);
+			/* the other square of a two-square piece taken */
+			for (int i = u->nx - 1; i >= 0; i--)
+				vc_pos_put(p, u->xsq[i], u->xold[i][0], u->xold[i][1]);
+		}
+	}
+	for (int i = u->nreschg - 1; i >= 0; i--)
+		p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] =
+			(uint8_t)(p->res[u->reschg[i][0]][u->reschg[i][1]][u->reschg[i][2]] -
+				  u->reschg[i][3]);
+	memcpy(p->castle, u->castle, sizeof u->castle);
+	memcpy(p->ep, u->ep, sizeof u->ep);
+	p->nep = u->nep;
+	p->epvictim = u->epvictim;
+	p->halfmove = u->halfmove;
+	p->king[0] = u->king[0];
+	p->king[1] = u->king[1];
+	p->hash = u->hash;
+}
+
+/* Schizochess: files k and k + files/2 trade places; castling partners and
+ * en-passant targets travel with their squares.  Its own inverse. */
+static void swap_halves(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	int half = v->files / 2;
+	uint8_t nb[VC_MAXSQ] = { 0 }, nf[VC_MAXSQ] = { 0 };
+	int map[VC_MAXSQ] = { 0 };
+	for (int sq = 0; sq < v->nsq; sq++) {
+		int f = sq % v->files, r = sq / v->files;
+		map[sq] = vc_sq(v->files, (f + half) % v->files, r);
+	}
+	for (int sq = 0; sq < v->nsq; sq++) {
+		nb[map[sq]] = p->board[sq];
+		nf[map[sq]] = p->sqf[sq];
+	}
+	memcpy(p->board, nb, (size_t)v->nsq);
+	memcpy(p->sqf, nf, (size_t)v->nsq);
+	for (int c = 0; c < 3; c++)
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = map[p->plist[c][i]];
+			p->plist[c][i] = (int16_t)sq;
+			p->pidx[sq] = (int16_t)i;
+		}
+	for (int c = 0; c < 2; c++) {
+		if (p->king[c] >= 0)
+			p->king[c] = (int16_t)map[p->king[c]];
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[c][i] >= 0)
+				p->castle[c][i] = (int16_t)map[p->castle[c][i]];
+	}
+	uint64_t h = p->hash;
+	for (int i = 0; i < p->nep; i++) {
+		h ^= v->zob_ep[p->ep[i]];
+		p->ep[i] = (int16_t)map[p->ep[i]];
+		h ^= v->zob_ep[p->ep[i]];
+	}
+	if (p->epvictim >= 0)
+		p->epvictim = (int16_t)map[p->epvictim];
+	(void)h;
+	p->hash = vc_pos_compute_hash(p);
+}
+
+void vc_position_make(struct vc_position *p, const vc_move *m) { (void)vc_pos_make(p, m); }
+void vc_position_unmake(struct vc_position *p)
+{
+	if (p->nundo > 0)
+		vc_pos_unmake(p);
+}

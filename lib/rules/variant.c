@@ -1,0 +1,947 @@
+/*
+ * variant.c - the variant object: built-in lookup, accessors, and the
+ * compilation of movement atoms into per-square paths and reverse tries
+ * (see vc_int.h for the model).
+ *
+ * Invariants after vc_variant_compile: for every side, type and square,
+ * pathoff gives a block "npaths {len modes sq...}" in paths; a square is
+ * never a destination of a path before every square ahead of it on that
+ * path is empty; the tries hold, for each target, every (origin, clear
+ * path) pair of the forward paths with the mover's own square dropped from
+ * the squares that must be empty.  dedupe[t] is set when some origin of t
+ * reaches one square by two routes, so generation must filter repeats.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/vc_embed.h"
+#include "rules/vc_rules.h"
+
+struct vc_variant *vc_variant_alloc(void)
+{
+	struct vc_variant *v = vc_calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->pawn_type = v->king_type = -1;
+	v->drop_mark = '@';
+	for (int t = 0; t < VC_MAXT; t++) {
+		v->types[t].auto_to = -1;
+		v->types[t].demote_to = -1;
+	}
+	for (int i = 0; i < VC_MAXCASTLE; i++)
+		v->castle[i].becomes = -1;
+	return v;
+}
+
+void vc_variant_free(struct vc_variant *v)
+{
+	if (!v)
+		return;
+	free(v->name);
+	free(v->title);
+	free(v->source);
+	for (int i = 0; i < v->naliases; i++)
+		free(v->aliases[i]);
+	for (int t = 0; t < v->ntypes; t++)
+		free(v->types[t].atoms);
+	free(v->start_fen);
+	if (v->start_pos) /* made by load.c; freed here, below positions */
+		free(v->start_pos->undo);
+	free(v->start_pos);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->pathoff[s][t]);
+	free(v->paths);
+	free(v->trie);
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			free(v->trieoff[k][s]);
+			free(v->trieend[k][s]);
+			free(v->ttoff[k][s]);
+			free(v->ttend[k][s]);
+		}
+	free(v->ttrie);
+	free(v->zobrist);
+	free(v->zob_link);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->twovec[s][t]);
+	free(v->lines[0]);
+	free(v->lines[1]);
+	free(v->pins[0]);
+	free(v->pins[1]);
+	free(v->tparent);
+	free(v);
+}
+
+const char *vc_variant_name(const struct vc_variant *v) { return v->name; }
+const char *vc_variant_title(const struct vc_variant *v) { return v->title ? v->title : v->name; }
+int vc_variant_files(const struct vc_variant *v) { return v->files; }
+int vc_variant_ranks(const struct vc_variant *v) { return v->ranks; }
+int vc_variant_piece_count(const struct vc_variant *v) { return v->ntypes; }
+const char *vc_variant_start_fen(const struct vc_variant *v) { return v->start_fen; }
+
+const char *vc_variant_piece_symbol(const struct vc_variant *v, int type)
+{
+	return type >= 0 && type < v->ntypes ? v->types[type].symbol : NULL;
+}
+
+const char *vc_variant_piece_name(const struct vc_variant *v, int type)
+{
+	return type >= 0 && type < v->ntypes ? v->types[type].name : NULL;
+}
+
+int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
+{
+	if (len == 1) {
+		/* one letter: any case; the common case of every move read */
+		int c = s[0] & ~0x20;
+		for (int t = 0; t < v->ntypes; t++)
+			if (v->types[t].symbol[1] == 0 && v->types[t].symbol[0] == c)
+				return t;
+		return -1;
+	}
+	for (int t = 0; t < v->ntypes; t++)
+		if (strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
+			return t;
+	return -1;
+}
+
+int vc_variant_piece_find(const struct vc_variant *v, const char *name)
+{
+	for (int t = 0; t < v->ntypes; t++)
+		if (strcmp(v->types[t].symbol, name) == 0)
+			return t;
+	for (int t = 0; t < v->ntypes; t++)
+		if (strcasecmp(v->types[t].name, name) == 0)
+			return t;
+	return -1;
+}
+
+/* ---- built-in variants ---- */
+
+/* Each built-in file is parsed once per lookup of its name: the name and
+ * aliases are read from the text without a full load, by scanning the
+ * "name:" and "aliases:" lines, which the format requires at the top level. */
+static int scan_names(const char *text, size_t len, char names[][48], int max)
+{
+	int n = 0;
+	const char *p = text, *end = text + len;
+	while (p < end && n < max) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (le - p > 5 && strncmp(p, "name:", 5) == 0) {
+			const char *q = p + 5;
+			while (q < le && (*q == ' ' || *q == '"'))
+				q++;
+			size_t k = 0;
+			while (q + k < le && q[k] != '"' && q[k] != ' ' && q[k] != '#' && q[k] != '\r' &&
+			       k < 47)
+				k++;
+			memcpy(names[n], q, k);
+			names[n][k] = 0;
+			n++;
+		} else if (le - p > 8 && strncmp(p, "aliases:", 8) == 0) {
+			const char *q = memchr(p, '[', (size_t)(le - p));
+			while (q && q < le && *q != ']' && n < max) {
+				q++;
+				while (q < le && (*q == ' ' || *q == '"' || *q == '\''))
+					q++;
+				size_t k = 0;
+				while (q + k < le && q[k] != '"' && q[k] != '\'' && q[k] != ',' &&
+				       q[k] != ']' && k < 47)
+					k++;
+				size_t kk = k;
+				while (kk > 0 && q[kk - 1] == ' ')
+					kk--;
+				if (kk) {
+					memcpy(names[n], q, kk);
+					names[n][kk] = 0;
+					n++;
+				}
+				q += k;
+				while (q < le && *q != ',' && *q != ']')
+					q++;
+			}
+		}
+		p = le + 1;
+	}
+	return n;
+}
+
+int vc_builtin_count(void) { return (int)vc_embedded_variant_count; }
+
+const char *vc_builtin_name(int i)
+{
+	static __thread char names[VC_MAXALIAS + 1][48];
+	if (i < 0 || (size_t)i >= vc_embedded_variant_count)
+		return NULL;
+	const struct vc_embedded *e = &vc_embedded_variants[i];
+	if (scan_names(e->text, e->len, names, 1) < 1)
+		return NULL;
+	return names[0];
+}
+
+const char *vc_builtin_title(int i)
+{
+	static __thread char title[128];
+	if (i < 0 || (size_t)i >= vc_embedded_variant_count)
+		return NULL;
+	const struct vc_embedded *e = &vc_embedded_variants[i];
+	const char *p = e->text, *end = e->text + e->len;
+	title[0] = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (le - p > 6 && strncmp(p, "title:", 6) == 0) {
+			const char *q = p + 6;
+			while (q < le && (*q == ' ' || *q == '"'))
+				q++;
+			size_t k = (size_t)(le - q);
+			while (k > 0 && (q[k - 1] == '"' || q[k - 1] == '\r' || q[k - 1] == ' '))
+				k--;
+			if (k >= sizeof title)
+				k = sizeof title - 1;
+			memcpy(title, q, k);
+			title[k] = 0;
+			break;
+		}
+		p = le + 1;
+	}
+	return title;
+}
+
+int vc_builtin_index(const char *name)
+{
+	char names[VC_MAXALIAS + 1][48];
+	for (size_t i = 0; i < vc_embedded_variant_count; i++) {
+		const struct vc_embedded *e = &vc_embedded_variants[i];
+		int n = scan_names(e->text, e->len, names, VC_MAXALIAS + 1);
+		for (int k = 0; k < n; k++)
+			if (strcasecmp(names[k], name) == 0)
+				return (int)i;
+	}
+	return -1;
+}
+
+const char *vc_builtin_lookup(const char *name)
+{
+	int i = vc_builtin_index(name);
+	return i < 0 ? NULL : vc_builtin_name(i);
+}
+
+/* ---- compilation ---- */
+
+struct pathbuf {
+	int16_t *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void pb_push(struct pathbuf *b, int v)
+{
+	if (b->oom)
+		return;
+	if (b->len == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 4096;
+		int16_t *np = realloc(b->p, nc * sizeof *np);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = nc;
+	}
+	b->p[b->len++] = (int16_t)v;
+}
+
+static int on_board(const struct vc_variant *v, int f, int r)
+{
+	return f >= 0 && r >= 0 && f < v->files && r < v->ranks;
+}
+
+/* the vectors of an atom for a side, in absolute coordinates */
+static int atom_vectors(const struct vc_atom *a, int side, int8_t out[8][2])
+{
+	int8_t imgs[8][2];
+	int n;
+	if (a->nvec) {
+		n = a->nvec;
+		memcpy(imgs, a->vec, sizeof imgs);
+	} else
+		n = vc_vec_images(a->x, a->y, imgs);
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		int dir = imgs[i][1] > 0 ? VC_DIR_FORWARD
+			  : imgs[i][1] < 0 ? VC_DIR_BACKWARD
+					   : VC_DIR_SIDEWAYS;
+		if (!(a->dirs & dir))
+			continue;
+		out[k][0] = imgs[i][0];
+		out[k][1] = (int8_t)(side == VC_BLACK ? -imgs[i][1] : imgs[i][1]);
+		k++;
+	}
+	return k;
+}
+
+/* A path under construction: squares with flags. */
+struct path {
+	int16_t sq[4 * VC_MAXSQ + 1]; /* a reflecting ray visits each state at most once */
+	int n;
+};
+
+static void path_add(struct path *pa, int sq, int flags)
+{
+	if (pa->n < (int)VC_NELEM(pa->sq))
+		pa->sq[pa->n++] = (int16_t)(sq | flags);
+}
+
+/* Writes the paths of one atom from origin o into out (as "len modes sq..."
+ * blocks), returns the number of paths. */
+static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int modes, int side,
+		      int o, struct pathbuf *out)
+{
+	int8_t vec[8][2];
+	int nv = atom_vectors(a, side, vec);
+	int of = o % v->files, orank = o / v->files;
+	int count = 0;
+	/* unlimited: to the edge, or for a reflecting ray until its states
+	 * (square, direction) are used up */
+	int maxsteps = a->range ? a->range
+				: a->kind == VC_A_REFLECT ? 4 * v->nsq + 1 : VC_MAXF + VC_MAXR;
+	static __thread struct path pa;
+
+	if (a->from_ranks && !(a->from_ranks & (1u << (vc_rel_rank(v, side, o) - 1))))
+		return 0;
+
+	for (int i = 0; i < nv; i++) {
+		int dx = vec[i][0], dy = vec[i][1];
+		pa.n = 0;
+		switch (a->kind) {
+		case VC_A_LEAP:
+			if (on_board(v, of + dx, orank + dy))
+				path_add(&pa, vc_sq(v->files, of + dx, orank + dy), 0);
+			break;
+		case VC_A_RIDE: {
+			int f = of, r = orank;
+			for (int s = 1; s <= maxsteps; s++) {
+				f += dx;
+				r += dy;
+				if (!on_board(v, f, r))
+					break;
+				path_add(&pa, vc_sq(v->files, f, r), s < a->min ? VC_PS_TRANSIT : 0);
+			}
+			break;
+		}
+		case VC_A_ZIGZAG: {
+			/* the component of smaller magnitude changes sign at every step */
+			int f = of, r = orank, sx = dx, sy = dy;
+			int flipx = abs(dx) < abs(dy) || (abs(dx) == abs(dy));
+			for (int s = 1; s <= maxsteps; s++) {
+				f += sx;
+				r += sy;
+				if (!on_board(v, f, r))
+					break;
+				path_add(&pa, vc_sq(v->files, f, r), s < a->min ? VC_PS_TRANSIT : 0);
+				if (flipx)
+					sx = -sx;
+				else
+					sy = -sy;
+			}
+			break;
+		}
+		case VC_A_REFLECT: {
+			/* states (square, direction) after each step; the ray ends when
+			 * one repeats.  The start square is empty once the piece left. */
+			static __thread uint8_t seen[VC_MAXSQ][4];
+			int f = of, r = orank, sx = dx, sy = dy;
+			memset(seen, 0, sizeof seen);
+			for (int s = 1; s <= maxsteps; s++) {
+				int nf = f + sx, nr = r + sy;
+				if (nf < 0 || nf >= v->files) {
+					sx = -sx;
+					nf = f + sx;
+				}
+				if (nr < 0 || nr >= v->ranks) {
+					sy = -sy;
+					nr = r + sy;
+				}
+				if (!on_board(v, nf, nr))
+					break;
+				f = nf;
+				r = nr;
+				int sq = vc_sq(v->files, f, r);
+				/* the magnitudes never change, only the signs */
+				int di = (sx > 0) * 2 + (sy > 0);
+				if (seen[sq][di])
+					break;
+				seen[sq][di] = 1;
+				int fl = s < a->min ? VC_PS_TRANSIT : 0;
+				if (sq == o)
+					fl = VC_PS_TRANSIT | VC_PS_SELF;
+				path_add(&pa, sq, fl);
+			}
+			break;
+		}
+		case VC_A_BENT: {
+			if (!on_board(v, of + dx, orank + dy))
+				break;
+			int first = vc_sq(v->files, of + dx, orank + dy);
+			int8_t w[8][2];
+			int nw = vc_vec_images(a->x2, a->y2, w);
+			int emitted_first = 0;
+			for (int j = 0; j < nw; j++) {
+				int wx = w[j][0], wy = w[j][1];
+				if (wx * dx + wy * dy <= 0)
+					continue;
+				pa.n = 0;
+				path_add(&pa, first, emitted_first ? VC_PS_TRANSIT : 0);
+				emitted_first = 1;
+				int f = of + dx, r = orank + dy;
+				for (int s = 1; s <= maxsteps; s++) {
+					f += wx;
+					r += wy;
+					if (!on_board(v, f, r))
+						break;
+					path_add(&pa, vc_sq(v->files, f, r), 0);
+				}
+				pb_push(out, pa.n);
+				pb_push(out, modes);
+				for (int k = 0; k < pa.n; k++)
+					pb_push(out, pa.sq[k]);
+				count++;
+			}
+			pa.n = 0;
+			continue;
+		}
+		}
+		if (pa.n) {
+			pb_push(out, pa.n);
+			pb_push(out, modes);
+			for (int k = 0; k < pa.n; k++)
+				pb_push(out, pa.sq[k]);
+			count++;
+		}
+	}
+	return count;
+}
+
+/* ---- tries ---- */
+
+struct tn {
+	int16_t sq;
+	int32_t child, next; /* indexes, -1 none */
+	uint64_t mask;
+};
+
+struct tbuild {
+	struct tn *n;
+	size_t len, cap;
+	int oom;
+};
+
+static int32_t tb_new(struct tbuild *b, int sq)
+{
+	if (b->oom)
+		return -1;
+	if (b->len == b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 1 << 14;
+		struct tn *nn = realloc(b->n, nc * sizeof *nn);
+		if (!nn) {
+			b->oom = 1;
+			return -1;
+		}
+		b->n = nn;
+		b->cap = nc;
+	}
+	struct tn *t = &b->n[b->len];
+	t->sq = (int16_t)sq;
+	t->child = t->next = -1;
+	t->mask = 0;
+	return (int32_t)b->len++;
+}
+
+/* Inserts squares seq[0..n-1] below root; the last gets the type bit. */
+static void tb_insert(struct tbuild *b, int32_t root, const int16_t *seq, int n, int type)
+{
+	int32_t cur = root;
+	for (int i = 0; i < n && !b->oom; i++) {
+		int32_t c = b->n[cur].child, prev = -1;
+		while (c >= 0 && b->n[c].sq != seq[i]) {
+			prev = c;
+			c = b->n[c].next;
+		}
+		if (c < 0) {
+			c = tb_new(b, seq[i]);
+			if (c < 0)
+				return;
+			if (prev >= 0)
+				b->n[prev].next = c;
+			else
+				b->n[cur].child = c;
+		}
+		cur = c;
+	}
+	if (!b->oom)
+		b->n[cur].mask |= 1ULL << type;
+}
+
+/* Cuts the flat tries down to one type each (see vc_int.h): a node stays
+ * when its subtree holds a piece of the type, so what stays of a subtree
+ * is again a subtree, and only the skips change. */
+static int type_tries(struct vc_variant *v)
+{
+	size_t cap = 1 << 12, len = 0;
+	struct vc_tnode1 *out = malloc(cap * sizeof *out);
+	int32_t open_end[VC_TRIE_MAXLEN + 2];
+	size_t open_at[VC_TRIE_MAXLEN + 2];
+	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq;
+	if (!out)
+		return -1;
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			v->ttend[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			if (!v->ttoff[k][s] || !v->ttend[k][s])
+				goto fail;
+			for (int t = 0; t < v->ntypes; t++) {
+				uint64_t bit = 1ULL << t;
+				for (int sq = 0; sq < v->nsq; sq++) {
+					size_t idx = (size_t)t * (size_t)v->nsq + (size_t)sq;
+					int32_t i = v->trieoff[k][s][sq], end = v->trieend[k][s][sq];
+					int depth = 0;
+					v->ttoff[k][s][idx] = (int32_t)len;
+					while (i < end || depth > 0) {
+						/* close the nodes whose subtrees end here */
+						while (depth > 0 && (i >= open_end[depth - 1] || i >= end)) {
+							depth--;
+							out[open_at[depth]].skip = (uint16_t)(len - open_at[depth]);
+						}
+						if (i >= end)
+							break;
+						const struct vc_tnode *n = &v->trie[i];
+						if (!(n->sub & bit)) {
+							i += n->skip;
+							continue;
+						}
+						if (len == cap) {
+							struct vc_tnode1 *nn = realloc(out, 2 * cap * sizeof *nn);
+							if (!nn)
+								goto fail;
+							out = nn;
+							cap *= 2;
+						}
+						out[len].sq = (uint16_t)(n->sq | (n->mask & bit ? VC_TN1_REACH : 0));
+						out[len].skip = 1;
+						if (depth > VC_TRIE_MAXLEN) /* paths are no longer */
+							goto fail;
+						open_end[depth] = i + n->skip;
+						open_at[depth++] = len;
+						len++;
+						i++;
+					}
+					v->ttend[k][s][idx] = (int32_t)len;
+				}
+			}
+		}
+	v->ttrie = out;
+	return 0;
+fail:
+	free(out);
+	return -1;
+}
+
+struct flat {
+	struct vc_tnode *n;
+	size_t len, cap;
+	int oom;
+};
+
+/* Flattens the subtree below root (root excluded) in depth-first order. */
+static void flatten(struct tbuild *b, int32_t root, struct flat *f)
+{
+	/* explicit stack: (node, index of its flat copy) */
+	size_t stcap = 256, sp = 0;
+	struct {
+		int32_t node;
+		size_t at;
+		int entered;
+	} *st = malloc(stcap * sizeof *st);
+	if (!st) {
+		f->oom = 1;
+		return;
+	}
+	/* push children of root in order: we push in reverse so that the first
+	 * child comes out first */
+	int32_t kids[4096];
+	int nk = 0;
+	for (int32_t c = b->n[root].child; c >= 0 && nk < 4096; c = b->n[c].next)
+		kids[nk++] = c;
+	for (int i = nk - 1; i >= 0; i--) {
+		st[sp].node = kids[i];
+		st[sp].entered = 0;
+		sp++;
+	}
+	while (sp > 0) {
+		sp--;
+		if (st[sp].entered) {
+			size_t at = st[sp].at;
+			f->n[at].skip = (uint16_t)(f->len - at);
+			uint64_t sub = f->n[at].mask;
+			for (size_t j = at + 1; j < f->len; j += f->n[j].skip)
+				sub |= f->n[j].sub; /* the children, closed already */
+			f->n[at].sub = sub;
+			continue;
+		}
+		int32_t node = st[sp].node;
+		if (f->len == f->cap) {
+			size_t nc = f->cap ? f->cap * 2 : 1 << 14;
+			struct vc_tnode *nn = realloc(f->n, nc * sizeof *nn);
+			if (!nn) {
+				f->oom = 1;
+				break;
+			}
+			f->n = nn;
+			f->cap = nc;
+		}
+		size_t at = f->len++;
+		f->n[at].sq = b->n[node].sq;
+		f->n[at].mask = b->n[node].mask;
+		f->n[at].skip = 1;
+		f->n[at].pad = 0;
+		f->n[at].sub = 0;
+		/* re-push as "entered" to close its subtree after its children */
+		st[sp].entered = 1;
+		st[sp].at = at;
+		sp++;
+		nk = 0;
+		for (int32_t c = b->n[node].child; c >= 0 && nk < 4096; c = b->n[c].next)
+			kids[nk++] = c;
+		if (sp + (size_t)nk + 1 > stcap) {
+			size_t nc = (sp + (size_t)nk + 1) * 2;
+			void *ns = realloc(st, nc * sizeof *st);
+			if (!ns) {
+				f->oom = 1;
+				break;
+			}
+			st = ns;
+			stcap = nc;
+		}
+		for (int i = nk - 1; i >= 0; i--) {
+			st[sp].node = kids[i];
+			st[sp].entered = 0;
+			sp++;
+		}
+	}
+	free(st);
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void zone_from_ranks(const struct vc_variant *v, int side, uint32_t ranks, uint64_t *zone)
+{
+	memset(zone, 0, VC_SQWORDS * sizeof *zone);
+	for (int sq = 0; sq < v->nsq; sq++)
+		if (ranks & (1u << (vc_rel_rank(v, side, sq) - 1)))
+			vc_bit_set(zone, sq);
+}
+
+int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
+{
+	struct pathbuf pb = { 0 };
+	struct tbuild tb[2] = { { 0 }, { 0 } };
+	int32_t *roots[2][2] = { { NULL, NULL }, { NULL, NULL } };
+	struct flat fl = { 0 };
+	int rc = -1;
+	static __thread uint16_t seen[VC_MAXSQ];
+	static __thread uint16_t stamp;
+
+	v->nsq = v->files * v->ranks;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			v->pathoff[s][t] = calloc((size_t)v->nsq, sizeof(int32_t));
+			if (!v->pathoff[s][t])
+				goto oom;
+			zone_from_ranks(v, s, v->types[t].promo_ranks, v->promo_zone[s][t]);
+			zone_from_ranks(v, s, v->types[t].auto_ranks, v->auto_zone[s][t]);
+		}
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			roots[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
+			if (!roots[k][s])
+				goto oom;
+		}
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++)
+			for (int sq = 0; sq < v->nsq; sq++)
+				roots[k][s][sq] = tb_new(&tb[k], sq);
+
+	pb_push(&pb, 0); /* offset 0: "no paths" */
+	for (int s = 0; s < 2; s++) {
+		for (int t = 0; t < v->ntypes; t++) {
+			const struct vc_ptype *pt = &v->types[t];
+			for (int o = 0; o < v->nsq; o++) {
+				/* two-square pieces move as bodies (vc_gen_two), not along
+				 * paths, and their attacks are not in the tries */
+				if ((pt->props & (VC_P_IMMOBILE | VC_P_TWOSQUARE)) || pt->natoms == 0) {
+					v->pathoff[s][t][o] = 0;
+					continue;
+				}
+				size_t start = pb.len;
+				pb_push(&pb, 0);
+				int np = 0;
+				for (int a = 0; a < pt->natoms; a++) {
+					int modes = pt->atoms[a].modes;
+					int own = ((v->rules & VC_R_SELF_CAPTURE) &&
+						   !(pt->props & VC_P_ROYAL)) ||
+						  (pt->props & VC_P_CAPTURES_OWN);
+					if (own && (modes & VC_MODE_CAPTURE))
+						modes |= VC_MODE_SELF;
+					if (pt->props & VC_P_NOCAPTURE)
+						modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);
+					np += atom_paths(v, &pt->atoms[a], modes, s, o, &pb);
+				}
+				if (pb.oom)
+					goto oom;
+				pb.p[start] = (int16_t)np;
+				v->pathoff[s][t][o] = np ? (int32_t)start : 0;
+				if (!np) {
+					pb.len = start;
+					continue;
+				}
+				/* duplicates and tries */
+				if (++stamp == 0) {
+					memset(seen, 0, sizeof seen);
+					stamp = 1;
+				}
+				const int16_t *q = pb.p + start + 1;
+				for (int i = 0; i < np; i++) {
+					int len = q[0], modes = q[1];
+					const int16_t *sqs = q + 2;
+					int16_t seq[VC_TRIE_MAXLEN + 1];
+					if (len > VC_TRIE_MAXLEN)
+						v->walk_types |= 1ULL << t;
+					for (int j = 0; j < len; j++) {
+						int e = sqs[j];
+						int sq = e & VC_PS_SQMASK;
+						if (!(e & VC_PS_TRANSIT)) {
+							if (seen[sq] == stamp)
+								v->dedupe[t] = 1;
+							seen[sq] = stamp;
+						}
+						if ((e & VC_PS_TRANSIT) || (v->walk_types >> t & 1))
+							continue;
+						/* reverse sequence: squares before j (but o), then o */
+						/* each square once: a reflecting path may cross
+						 * itself, and "must be empty" is said once; a
+						 * square met twice would otherwise hide a pin */
+						int n = 0;
+						for (int b = j - 1; b >= 0; b--) {
+							int e2 = sqs[b] & VC_PS_SQMASK, dup = e2 == o || e2 == sq;
+							for (int c = 0; c < n && !dup; c++)
+								dup = seq[c] == e2;
+							if (!dup)
+								seq[n++] = (int16_t)e2;
+						}
+						seq[n++] = (int16_t)o;
+						if (modes & VC_MODE_CAPTURE)
+							tb_insert(&tb[0], roots[0][s][sq], seq, n, t);
+						if (modes & VC_MODE_MOVE)
+							tb_insert(&tb[1], roots[1][s][sq], seq, n, t);
+					}
+					q += 2 + len;
+				}
+				if (tb[0].oom || tb[1].oom)
+					goto oom;
+			}
+		}
+	}
+	v->paths = pb.p;
+	v->npaths = pb.len;
+	pb.p = NULL;
+
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			v->trieoff[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
+			v->trieend[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
+			if (!v->trieoff[k][s] || !v->trieend[k][s])
+				goto oom;
+			for (int sq = 0; sq < v->nsq; sq++) {
+				v->trieoff[k][s][sq] = (int32_t)fl.len;
+				flatten(&tb[k], roots[k][s][sq], &fl);
+				if (fl.oom)
+					goto oom;
+				v->trieend[k][s][sq] = (int32_t)fl.len;
+			}
+		}
+	v->trie = fl.n;
+	fl.n = NULL;
+	if (type_tries(v) != 0)
+		goto oom;
+	/* squares with something behind them on a capture path towards k */
+	{
+		size_t words = (size_t)(v->nsq + 63) / 64;
+		for (int s = 0; s < 2; s++) {
+			v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
+			if (!v->lines[s])
+				goto oom;
+			for (int k = 0; k < v->nsq; k++) {
+				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+				for (; i < end; i++)
+					if (v->trie[i].skip > 1)
+						vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
+			}
+		}
+		if (v->nsq <= VC_PINS_MAXSQ) {
+			int32_t total = v->trieend[1][1][v->nsq - 1];
+			int32_t stack[VC_TRIE_MAXLEN + 2], stop[VC_TRIE_MAXLEN + 2];
+			v->tparent = malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+			if (!v->tparent)
+				goto oom;
+			for (int k = 0; k < 2; k++)
+				for (int s = 0; s < 2; s++)
+					for (int sq = 0; sq < v->nsq; sq++) {
+						int depth = 0;
+						for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
+							while (depth > 0 && i >= stop[depth - 1])
+								depth--;
+							v->tparent[i] = depth ? stack[depth - 1] : -1;
+							if (v->trie[i].skip > 1) {
+								if (depth > VC_TRIE_MAXLEN)
+									goto oom; /* paths are no longer */
+								stack[depth] = i;
+								stop[depth++] = i + v->trie[i].skip;
+							}
+						}
+					}
+		}
+		for (int s = 0; s < 2 && v->nsq <= VC_PINS_MAXSQ; s++) {
+			size_t nsq = (size_t)v->nsq;
+			v->pins[s] = malloc(nsq * nsq * sizeof(int32_t));
+			if (!v->pins[s])
+				goto oom;
+			for (size_t j = 0; j < nsq * nsq; j++)
+				v->pins[s][j] = -1;
+			for (size_t k = 0; k < nsq; k++) {
+				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+				for (; i < end; i++)
+					if (v->trie[i].skip > 1) {
+						int32_t *slot = &v->pins[s][k * nsq + (size_t)v->trie[i].sq];
+						*slot = *slot == -1 ? i : -2;
+					}
+			}
+		}
+	}
+
+	/* hashing keys: fixed seed, so hashes are the same in every run */
+	{
+		uint64_t seed = 0x76636865737321ULL;
+		size_t ncodes = (size_t)(v->ntypes + 1) * 4;
+		v->zobrist = malloc(ncodes * (size_t)v->nsq * sizeof(uint64_t));
+		if (!v->zobrist)
+			goto oom;
+		for (size_t i = 0; i < ncodes * (size_t)v->nsq; i++)
+			v->zobrist[i] = splitmix(&seed);
+		v->zob_side = splitmix(&seed);
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < VC_MAXCASTLE; i++)
+				v->zob_castle[s][i] = splitmix(&seed);
+		for (int i = 0; i < VC_MAXSQ; i++)
+			v->zob_ep[i] = splitmix(&seed);
+		for (int s = 0; s < 2; s++)
+			for (int r = 0; r < VC_MAXRES; r++)
+				for (int t = 0; t < VC_MAXT; t++)
+					v->zob_res[s][r][t] = splitmix(&seed);
+		/* drawn last, so that the keys above are those of every earlier
+		 * version: hashes of variants without walls do not change */
+		v->zob_link = malloc((size_t)v->nsq * 8 * sizeof(uint64_t));
+		if (!v->zob_link)
+			goto oom;
+		for (int i = 0; i < v->nsq * 8; i++)
+			v->zob_link[i] = splitmix(&seed);
+	}
+	/* two-square pieces: the translations of their leaps and rides */
+	v->two_types = v->two_odd = 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		if (!(pt->props & VC_P_TWOSQUARE) || (pt->props & VC_P_IMMOBILE))
+			continue;
+		v->two_types |= 1ULL << t;
+		for (int s = 0; s < 2; s++) {
+			struct vc_twovec *tv = calloc((size_t)pt->natoms * 8 + 1, sizeof *tv);
+			int n = 0;
+			if (!tv)
+				goto oom;
+			for (int a = 0; a < pt->natoms; a++) {
+				const struct vc_atom *at = &pt->atoms[a];
+				int8_t vec[8][2];
+				if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
+					continue; /* refused by the loader */
+				int nv = atom_vectors(at, s, vec);
+				for (int i = 0; i < nv; i++) {
+					int range = at->kind == VC_A_LEAP ? 1 : at->range, k;
+					for (k = 0; k < n; k++)
+						if (tv[k].dx == vec[i][0] && tv[k].dy == vec[i][1])
+							break;
+					if (k == n) {
+						tv[n].dx = vec[i][0];
+						tv[n].dy = vec[i][1];
+						tv[n].range = (uint8_t)range;
+						tv[n].min = at->kind == VC_A_LEAP ? 1 : at->min;
+						tv[n].modes = at->modes;
+						n++;
+					} else {
+						/* one vector from two movements: the longer range */
+						if (tv[k].range && (!range || range > tv[k].range))
+							tv[k].range = (uint8_t)range;
+						if (at->min < tv[k].min)
+							tv[k].min = at->min;
+						tv[k].modes |= at->modes;
+					}
+				}
+			}
+			for (int k = 0; k < n; k++)
+				if (tv[k].dx && tv[k].dy && tv[k].dx != tv[k].dy && tv[k].dx != -tv[k].dy)
+					v->two_odd |= 1ULL << t;
+			v->twovec[s][t] = tv;
+			v->ntwovec[s][t] = (uint8_t)n;
+		}
+	}
+	/* the symbol table of the move reader's fast path (notation.c) */
+	memset(v->letter_type, -1, sizeof v->letter_type);
+	for (int t = v->ntypes - 1; t >= 0; t--) {
+		int c = v->types[t].symbol[0]; /* as vc_type_by_symbol matches one letter */
+		if (v->types[t].symbol[1] == 0 && c >= 'A' && c <= 'Z')
+			v->letter_type[c - 'A'] = (int8_t)t;
+	}
+	v->any_file_alias = 0;
+	for (int f = 0; f < v->files; f++)
+		v->any_file_alias |= v->file_alias[f] != 0;
+	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON)) != 0 ||
+			 v->walk_types != 0;
+	/* two-square pieces need no test of every move: see movegen.c's
+	 * find_pins and needs_test */
+	v->attacks_off_tries = v->walk_types || v->two_types;
+	rc = 0;
+	goto done;
+oom:
+	vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
+		"out of memory while compiling variant '%s'", v->name ? v->name : "?");
+done:
+	free(pb.p);
+	free(tb[0].n);
+	free(tb[1].n);
+	free(fl.n);
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++)
+			free(roots[k][s]);
+	return rc;
+}

@@ -1,0 +1,1055 @@
+/*
+ * variant_yaml.c - reads a variant description (man 5 vchess-variant) with
+ * libyaml into a struct vc_variant.
+ *
+ * The whole document is loaded as a node tree first, then walked; every
+ * problem found in the walk is reported at its node's line and column and
+ * the walk goes on, so one run reports every error of a file.  Only a YAML
+ * syntax error stops early (libyaml cannot go past one).  Piece references
+ * (combine, promotion choices, castling partners) are resolved after all
+ * pieces are read, so their order in the file does not matter.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "rules/vc_rules.h"
+
+struct ld {
+	struct vc_ctx *ctx;
+	const char *file;
+	yaml_document_t doc;
+	int errors;
+	struct vc_variant *v;
+	/* deferred references */
+	struct {
+		int type;
+		yaml_node_t *node;
+	} combine[VC_MAXT * 4], choices[VC_MAXT], autop[VC_MAXT];
+	int ncombine, nchoices, nautop;
+	yaml_node_t *partners;
+	yaml_node_t *castle_becomes[VC_MAXCASTLE];
+	/* problems, emitted in file order at the end */
+	struct lderr {
+		long line, col;
+		char *msg;
+	} *errs;
+	size_t nerrs, caperrs;
+};
+
+static void err(struct ld *l, const yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_at(struct ld *l, long line, long col, const char *fmt, va_list ap)
+{
+	struct vc_buf b;
+	vc_buf_init(&b);
+	vc_buf_vprintf(&b, fmt, ap);
+	l->errors++;
+	if (l->nerrs == l->caperrs) {
+		size_t nc = l->caperrs ? l->caperrs * 2 : 16;
+		struct lderr *ne = realloc(l->errs, nc * sizeof *ne);
+		if (!ne) {
+			vc_buf_free(&b);
+			return;
+		}
+		l->errs = ne;
+		l->caperrs = nc;
+	}
+	l->errs[l->nerrs].line = line;
+	l->errs[l->nerrs].col = col;
+	l->errs[l->nerrs].msg = vc_buf_take(&b);
+	l->nerrs++;
+	vc_buf_free(&b);
+}
+
+static void err(struct ld *l, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_at(l, n ? (long)n->start_mark.line + 1 : 0, n ? (long)n->start_mark.column + 1 : 0, fmt,
+	       ap);
+	va_end(ap);
+}
+
+static void err_line(struct ld *l, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_line(struct ld *l, long line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_at(l, line, 1, fmt, ap);
+	va_end(ap);
+}
+
+static void err_at_atom(struct ld *l, const struct vc_atom *a, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void err_at_atom(struct ld *l, const struct vc_atom *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_at(l, a->line, a->col, fmt, ap);
+	va_end(ap);
+}
+
+static int errcmp(const void *a, const void *b)
+{
+	const struct lderr *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->col > y->col) - (x->col < y->col);
+}
+
+static void flush_errs(struct ld *l)
+{
+	if (l->nerrs)
+		qsort(l->errs, l->nerrs, sizeof *l->errs, errcmp);
+	for (size_t i = 0; i < l->nerrs; i++) {
+		vc_emit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->file, l->errs[i].line,
+			l->errs[i].col, NULL, "%s", l->errs[i].msg ? l->errs[i].msg : "out of memory");
+		free(l->errs[i].msg);
+	}
+	free(l->errs);
+}
+
+static yaml_node_t *node(struct ld *l, int id) { return yaml_document_get_node(&l->doc, id); }
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int get_str(struct ld *l, yaml_node_t *n, const char *what, char *out, size_t size)
+{
+	const char *s = scalar(n);
+	if (!s) {
+		err(l, n, "'%s' must be a string", what);
+		return -1;
+	}
+	if (strlen(s) >= size) {
+		err(l, n, "'%s' is too long (at most %zu characters)", what, size - 1);
+		return -1;
+	}
+	strcpy(out, s);
+	return 0;
+}
+
+static int get_int(struct ld *l, yaml_node_t *n, const char *what, long lo, long hi, long *out)
+{
+	const char *s = scalar(n);
+	char *end;
+	if (!s || !*s) {
+		err(l, n, "'%s' must be a whole number", what);
+		return -1;
+	}
+	errno = 0;
+	long x = strtol(s, &end, 10);
+	if (*end || errno) {
+		err(l, n, "'%s' must be a whole number, not '%s'", what, s);
+		return -1;
+	}
+	if (x < lo || x > hi) {
+		err(l, n, "'%s' must be from %ld to %ld, not %ld", what, lo, hi, x);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int get_bool(struct ld *l, yaml_node_t *n, const char *what, int *out)
+{
+	const char *s = scalar(n);
+	if (s && (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))) {
+		*out = 1;
+		return 0;
+	}
+	if (s && (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))) {
+		*out = 0;
+		return 0;
+	}
+	err(l, n, "'%s' must be true or false", what);
+	return -1;
+}
+
+/* a [x, y] pair */
+static int get_vec(struct ld *l, yaml_node_t *n, const char *what, int8_t *x, int8_t *y)
+{
+	if (!n || n->type != YAML_SEQUENCE_NODE ||
+	    n->data.sequence.items.top - n->data.sequence.items.start != 2) {
+		err(l, n, "'%s' must be a pair [x, y]", what);
+		return -1;
+	}
+	long a, b;
+	if (get_int(l, node(l, n->data.sequence.items.start[0]), what, -25, 25, &a) ||
+	    get_int(l, node(l, n->data.sequence.items.start[1]), what, -25, 25, &b))
+		return -1;
+	if (a == 0 && b == 0) {
+		err(l, n, "'%s' must not be [0, 0]", what);
+		return -1;
+	}
+	*x = (int8_t)a;
+	*y = (int8_t)b;
+	return 0;
+}
+
+/* a rank number or a list of them, as a bit mask of relative ranks */
+static int get_ranks(struct ld *l, yaml_node_t *n, const char *what, uint32_t *out)
+{
+	long r;
+	*out = 0;
+	if (n && n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++) {
+			if (get_int(l, node(l, *it), what, 1, VC_MAXR, &r))
+				return -1;
+			*out |= 1u << (r - 1);
+		}
+		return 0;
+	}
+	if (get_int(l, n, what, 1, VC_MAXR, &r))
+		return -1;
+	*out = 1u << (r - 1);
+	return 0;
+}
+
+#define FOR_MAP(n, k, val)                                                                         \
+	for (yaml_node_pair_t *pair_ = (n)->data.mapping.pairs.start;                             \
+	     pair_ < (n)->data.mapping.pairs.top &&                                                \
+	     ((k) = node(l, pair_->key), (val) = node(l, pair_->value), 1);                        \
+	     pair_++)
+
+static int is_map(struct ld *l, yaml_node_t *n, const char *what)
+{
+	if (!n || n->type != YAML_MAPPING_NODE) {
+		err(l, n, "'%s' must be a mapping", what);
+		return 0;
+	}
+	return 1;
+}
+
+static int is_seq(struct ld *l, yaml_node_t *n, const char *what)
+{
+	if (!n || n->type != YAML_SEQUENCE_NODE) {
+		err(l, n, "'%s' must be a list", what);
+		return 0;
+	}
+	return 1;
+}
+
+static int key_is(yaml_node_t *k, const char *name)
+{
+	const char *s = scalar(k);
+	return s && strcmp(s, name) == 0;
+}
+
+static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
+{
+	struct vc_atom a;
+	memset(&a, 0, sizeof a);
+	a.modes = VC_MODE_MOVE | VC_MODE_CAPTURE;
+	a.dirs = VC_DIR_ALL;
+	a.min = 1;
+	a.line = (int)n->start_mark.line + 1;
+	a.col = (int)n->start_mark.column + 1;
+	if (!is_map(l, n, "moves item"))
+		return;
+	int kinds = 0, have_then = 0, ep = 0;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		const char *key = scalar(k);
+		long x;
+		if (!key) {
+			err(l, k, "keys must be strings");
+			continue;
+		}
+		if (!strcmp(key, "leap") || !strcmp(key, "ride") || !strcmp(key, "bent") ||
+		    !strcmp(key, "zigzag") || !strcmp(key, "reflect")) {
+			kinds++;
+			a.kind = !strcmp(key, "leap")     ? VC_A_LEAP
+				 : !strcmp(key, "ride")   ? VC_A_RIDE
+				 : !strcmp(key, "bent")   ? VC_A_BENT
+				 : !strcmp(key, "zigzag") ? VC_A_ZIGZAG
+							  : VC_A_REFLECT;
+			get_vec(l, val, key, &a.x, &a.y);
+		} else if (!strcmp(key, "then")) {
+			have_then = 1;
+			get_vec(l, val, "then", &a.x2, &a.y2);
+		} else if (!strcmp(key, "range")) {
+			if (!get_int(l, val, "range", 0, 100, &x))
+				a.range = (uint8_t)x;
+		} else if (!strcmp(key, "min")) {
+			if (!get_int(l, val, "min", 1, 100, &x))
+				a.min = (uint8_t)x;
+		} else if (!strcmp(key, "mode")) {
+			const char *s = scalar(val);
+			if (s && !strcmp(s, "move"))
+				a.modes = VC_MODE_MOVE;
+			else if (s && !strcmp(s, "capture"))
+				a.modes = VC_MODE_CAPTURE;
+			else if (s && !strcmp(s, "both"))
+				a.modes = VC_MODE_MOVE | VC_MODE_CAPTURE;
+			else
+				err(l, val, "'mode' must be move, capture or both");
+		} else if (!strcmp(key, "dirs")) {
+			a.dirs = 0;
+			yaml_node_t *one = val;
+			yaml_node_item_t *it = NULL, *top = NULL;
+			if (val && val->type == YAML_SEQUENCE_NODE) {
+				it = val->data.sequence.items.start;
+				top = val->data.sequence.items.top;
+				one = it < top ? node(l, *it) : NULL;
+			}
+			while (one) {
+				const char *s = scalar(one);
+				if (s && !strcmp(s, "forward"))
+					a.dirs |= VC_DIR_FORWARD;
+				else if (s && !strcmp(s, "backward"))
+					a.dirs |= VC_DIR_BACKWARD;
+				else if (s && !strcmp(s, "sideways"))
+					a.dirs |= VC_DIR_SIDEWAYS;
+				else if (s && !strcmp(s, "all"))
+					a.dirs |= VC_DIR_ALL;
+				else
+					err(l, one, "'dirs' must be forward, backward, sideways or all");
+				if (!it || ++it >= top)
+					break;
+				one = node(l, *it);
+			}
+		} else if (!strcmp(key, "vectors")) {
+			if (!is_seq(l, val, "vectors"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++) {
+				if (a.nvec == 8) {
+					err(l, node(l, *it), "at most 8 vectors");
+					break;
+				}
+				if (!get_vec(l, node(l, *it), "vectors", &a.vec[a.nvec][0],
+					     &a.vec[a.nvec][1]))
+					a.nvec++;
+			}
+		} else if (!strcmp(key, "from-rank")) {
+			get_ranks(l, val, "from-rank", &a.from_ranks);
+		} else if (!strcmp(key, "en-passant")) {
+			get_bool(l, val, "en-passant", &ep);
+		} else
+			err(l, k, "unknown key '%s' in a move", key);
+	}
+	if (kinds != 1) {
+		err(l, n, kinds ? "a move has one of leap, ride, bent, zigzag or reflect, not several"
+				: "a move needs one of leap, ride, bent, zigzag or reflect");
+		return;
+	}
+	if (a.kind == VC_A_BENT && !have_then) {
+		err(l, n, "a bent move needs 'then', the direction of its second leg");
+		return;
+	}
+	if (a.kind != VC_A_BENT && have_then)
+		err(l, n, "'then' belongs to bent moves only");
+	if (a.nvec && a.kind == VC_A_BENT)
+		err(l, n, "'vectors' cannot be used with bent moves");
+	if (ep) {
+		if (a.modes == VC_MODE_CAPTURE)
+			a.modes |= VC_MODE_EPTAKE;
+		else if (a.modes == VC_MODE_MOVE)
+			a.modes |= VC_MODE_EPMAKE;
+		else
+			err(l, n, "'en-passant' needs mode move (a step that can be taken en passant) "
+				  "or capture (a capture that can take en passant)");
+	}
+	struct vc_atom *na = realloc(pt->atoms, (size_t)(pt->natoms + 1) * sizeof *na);
+	if (!na) {
+		err(l, n, "out of memory");
+		return;
+	}
+	pt->atoms = na;
+	pt->atoms[pt->natoms++] = a;
+}
+
+static void read_piece(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "pieces item"))
+		return;
+	if (v->ntypes >= VC_MAXT) {
+		err(l, n, "too many pieces (at most %d)", VC_MAXT);
+		return;
+	}
+	int t = v->ntypes++;
+	struct vc_ptype *pt = &v->types[t];
+	pt->line = (int)n->start_mark.line + 1;
+	int have_name = 0, have_symbol = 0;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		const char *key = scalar(k);
+		int b = 0;
+		if (!key) {
+			err(l, k, "keys must be strings");
+			continue;
+		}
+		if (!strcmp(key, "name")) {
+			if (!get_str(l, val, "name", pt->name, sizeof pt->name)) {
+				have_name = 1;
+				for (char *c = pt->name; *c; c++)
+					if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) ||
+					      *c == '-')) {
+						err(l, val, "piece name '%s' must be lower case with hyphens",
+						    pt->name);
+						break;
+					}
+			}
+		} else if (!strcmp(key, "symbol")) {
+			if (!get_str(l, val, "symbol", pt->symbol, sizeof pt->symbol)) {
+				have_symbol = 1;
+				for (char *c = pt->symbol; *c; c++)
+					if (!isupper((unsigned char)*c)) {
+						err(l, val, "symbol '%s' must be 1 to 3 upper-case letters",
+						    pt->symbol);
+						break;
+					}
+			}
+		} else if (!strcmp(key, "letter")) {
+			char s[4];
+			if (!get_str(l, val, "letter", s, sizeof s)) {
+				if (strlen(s) != 1 || !isupper((unsigned char)s[0]))
+					err(l, val, "'letter' must be one upper-case letter");
+				else
+					pt->letter = s[0];
+			}
+		} else if (!strcmp(key, "glyph")) {
+			get_str(l, val, "glyph", pt->glyph, sizeof pt->glyph);
+		} else if (!strcmp(key, "royal") || !strcmp(key, "uncapturable") ||
+			   !strcmp(key, "immobile") || !strcmp(key, "pawn") ||
+			   !strcmp(key, "two-square") || !strcmp(key, "diagonal-stance") ||
+			   !strcmp(key, "never-captures") || !strcmp(key, "becomes-victim") ||
+			   !strcmp(key, "dies-alone") || !strcmp(key, "captures-own")) {
+			unsigned bit = !strcmp(key, "royal")		  ? VC_P_ROYAL
+				       : !strcmp(key, "uncapturable")	  ? VC_P_UNCAPTURABLE
+				       : !strcmp(key, "immobile")	  ? VC_P_IMMOBILE
+				       : !strcmp(key, "pawn")		  ? VC_P_PAWN
+				       : !strcmp(key, "two-square")	  ? VC_P_TWOSQUARE
+				       : !strcmp(key, "diagonal-stance") ? VC_P_DIAGSTANCE
+				       : !strcmp(key, "never-captures")  ? VC_P_NOCAPTURE
+				       : !strcmp(key, "becomes-victim")  ? VC_P_BECOMES_VICTIM
+				       : !strcmp(key, "captures-own")	  ? VC_P_CAPTURES_OWN
+									  : VC_P_DIES_ALONE;
+			if (!get_bool(l, val, key, &b) && b)
+				pt->props |= bit;
+		} else if (!strcmp(key, "moves")) {
+			if (!is_seq(l, val, "moves"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++)
+				read_atom(l, node(l, *it), pt);
+		} else if (!strcmp(key, "combine")) {
+			if (!is_seq(l, val, "combine"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++)
+				if (l->ncombine < (int)VC_NELEM(l->combine)) {
+					l->combine[l->ncombine].type = t;
+					l->combine[l->ncombine++].node = node(l, *it);
+				}
+		} else if (!strcmp(key, "promotion")) {
+			if (!is_map(l, val, "promotion"))
+				continue;
+			yaml_node_t *k2, *v2;
+			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+			     p2 < val->data.mapping.pairs.top; p2++) {
+				k2 = node(l, p2->key);
+				v2 = node(l, p2->value);
+				if (key_is(k2, "ranks"))
+					get_ranks(l, v2, "ranks", &pt->promo_ranks);
+				else if (key_is(k2, "choices")) {
+					l->choices[l->nchoices].type = t;
+					l->choices[l->nchoices++].node = v2;
+				} else if (key_is(k2, "mandatory")) {
+					if (!get_bool(l, v2, "mandatory", &b))
+						pt->promo_mandatory = b;
+				} else
+					err(l, k2, "unknown key '%s' in promotion",
+					    scalar(k2) ? scalar(k2) : "?");
+			}
+		} else if (!strcmp(key, "promotes-to")) {
+			if (!is_map(l, val, "promotes-to"))
+				continue;
+			yaml_node_t *k2, *v2;
+			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+			     p2 < val->data.mapping.pairs.top; p2++) {
+				k2 = node(l, p2->key);
+				v2 = node(l, p2->value);
+				if (key_is(k2, "ranks"))
+					get_ranks(l, v2, "ranks", &pt->auto_ranks);
+				else if (key_is(k2, "piece")) {
+					l->autop[l->nautop].type = t;
+					l->autop[l->nautop++].node = v2;
+				} else
+					err(l, k2, "unknown key '%s' in promotes-to",
+					    scalar(k2) ? scalar(k2) : "?");
+			}
+		} else
+			err(l, k, "unknown key '%s' in a piece", key);
+	}
+	if (!have_name)
+		err(l, n, "a piece needs a 'name'");
+	if (!have_symbol)
+		err(l, n, "a piece needs a 'symbol'");
+	if (have_symbol && !pt->letter)
+		pt->letter = pt->symbol[0];
+	if (!have_name && have_symbol) {
+		memcpy(pt->name, pt->symbol, sizeof pt->symbol);
+		for (char *c = pt->name; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
+	if (pt->props & VC_P_ROYAL && v->king_type < 0)
+		v->king_type = t;
+	if (pt->props & VC_P_PAWN && v->pawn_type < 0)
+		v->pawn_type = t;
+}
+
+static int ref_type(struct ld *l, yaml_node_t *n, const char *what)
+{
+	const char *s = scalar(n);
+	if (!s) {
+		err(l, n, "%s must name a piece", what);
+		return -1;
+	}
+	int t = vc_variant_piece_find(l->v, s);
+	if (t < 0)
+		err(l, n, "%s names no piece of this variant: '%s'", what, s);
+	return t;
+}
+
+static int square_of(struct ld *l, yaml_node_t *n, const char *what)
+{
+	const char *s = scalar(n);
+	int used = 0;
+	int sq = s ? vc_square_parse(l->v, s, &used) : -1;
+	if (sq < 0 || s[used]) {
+		err(l, n, "'%s' must be a square of the board, not '%s'", what, s ? s : "?");
+		return -1;
+	}
+	return sq;
+}
+
+static void read_castling(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "castling"))
+		return;
+	yaml_node_t *k, *val, *sides = NULL, *king = NULL;
+	FOR_MAP(n, k, val)
+	{
+		int b;
+		if (key_is(k, "style")) {
+			const char *s = scalar(val);
+			if (s && !strcmp(s, "fixed"))
+				v->castle_style = VC_CASTLE_FIXED;
+			else if (s && !strcmp(s, "relative"))
+				v->castle_style = VC_CASTLE_RELATIVE;
+			else
+				err(l, val, "castling 'style' must be fixed or relative");
+		} else if (key_is(k, "king"))
+			king = val;
+		else if (key_is(k, "through-check")) {
+			if (!get_bool(l, val, "through-check", &b) && b)
+				v->rules |= VC_R_CASTLE_THROUGH_CHECK;
+		} else if (key_is(k, "partners"))
+			l->partners = val;
+		else if (key_is(k, "sides"))
+			sides = val;
+		else
+			err(l, k, "unknown key '%s' in castling", scalar(k) ? scalar(k) : "?");
+	}
+	if (!king || !sides) {
+		err(l, n, "castling needs 'king' and 'sides'");
+		return;
+	}
+	v->castle_king = square_of(l, king, "king");
+	if (!is_seq(l, sides, "sides"))
+		return;
+	for (yaml_node_item_t *it = sides->data.sequence.items.start;
+	     it < sides->data.sequence.items.top; it++) {
+		yaml_node_t *sn = node(l, *it);
+		if (!is_map(l, sn, "sides item"))
+			continue;
+		if (v->ncastle >= VC_MAXCASTLE) {
+			err(l, sn, "at most %d castling sides", VC_MAXCASTLE);
+			break;
+		}
+		struct vc_castle_spec *c = &v->castle[v->ncastle];
+		c->partner = c->king_to = c->partner_to = -1;
+		c->becomes = -1;
+		FOR_MAP(sn, k, val)
+		{
+			int b;
+			char s[4];
+			if (key_is(k, "right")) {
+				if (!get_str(l, val, "right", s, sizeof s)) {
+					if (strlen(s) != 1 || !isupper((unsigned char)s[0]))
+						err(l, val, "'right' must be one upper-case letter");
+					else
+						c->right = s[0];
+				}
+			} else if (key_is(k, "partner"))
+				c->partner = square_of(l, val, "partner");
+			else if (key_is(k, "king-to"))
+				c->king_to = square_of(l, val, "king-to");
+			else if (key_is(k, "partner-to"))
+				c->partner_to = square_of(l, val, "partner-to");
+			else if (key_is(k, "long")) {
+				if (!get_bool(l, val, "long", &b))
+					c->long_side = b;
+			} else if (key_is(k, "becomes"))
+				l->castle_becomes[v->ncastle] = val;
+			else
+				err(l, k, "unknown key '%s' in a castling side",
+				    scalar(k) ? scalar(k) : "?");
+		}
+		if (!c->right || c->partner < 0)
+			err(l, sn, "a castling side needs 'right' and 'partner'");
+		if (v->castle_style == VC_CASTLE_FIXED && (c->king_to < 0 || c->partner_to < 0))
+			err(l, sn, "fixed castling needs 'king-to' and 'partner-to'");
+		v->ncastle++;
+	}
+}
+
+static void read_rules(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "rules"))
+		return;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		int b = 0;
+		const char *key = scalar(k);
+		static const struct {
+			const char *name;
+			unsigned bit;
+		} sw[] = {
+			{ "en-passant", VC_R_EP },
+			{ "self-capture", VC_R_SELF_CAPTURE },
+			{ "drops", VC_R_DROPS },
+			{ "capture-to-hand", VC_R_CAPTURE_TO_HAND },
+			{ "prisons", VC_R_PRISON },
+			{ "promotion-by-exchange", VC_R_XPROMO },
+			{ "kirby-death", VC_R_KIRBY_DEATH },
+		};
+		size_t i;
+		for (i = 0; i < VC_NELEM(sw); i++)
+			if (key && !strcmp(key, sw[i].name))
+				break;
+		if (i < VC_NELEM(sw)) {
+			if (!get_bool(l, val, key, &b) && b)
+				v->rules |= sw[i].bit;
+		} else if (key && !strcmp(key, "swap-halves")) {
+			long x;
+			if (!is_map(l, val, "swap-halves"))
+				continue;
+			v->rules |= VC_R_SWAP_HALVES;
+			v->swap_period = 5;
+			yaml_node_t *k2, *v2;
+			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+			     p2 < val->data.mapping.pairs.top; p2++) {
+				k2 = node(l, p2->key);
+				v2 = node(l, p2->value);
+				if (key_is(k2, "period")) {
+					if (!get_int(l, v2, "period", 1, 1000, &x))
+						v->swap_period = (int)x;
+				} else if (key_is(k2, "offset")) {
+					if (!get_int(l, v2, "offset", 0, 1000, &x))
+						v->swap_offset = (int)x;
+				} else
+					err(l, k2, "unknown key '%s' in swap-halves",
+					    scalar(k2) ? scalar(k2) : "?");
+			}
+		} else if (key && !strcmp(key, "drop-pawn-forbidden-ranks")) {
+			uint32_t m;
+			if (!get_ranks(l, val, key, &m))
+				v->drop_pawn_forbid_ranks = m;
+		} else
+			err(l, k, "unknown rule '%s'", key ? key : "?");
+	}
+}
+
+static void read_board(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "board"))
+		return;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		long x;
+		if (key_is(k, "files")) {
+			if (!get_int(l, val, "files", 1, VC_MAXF, &x))
+				v->files = (int)x;
+		} else if (key_is(k, "ranks")) {
+			if (!get_int(l, val, "ranks", 1, VC_MAXR, &x))
+				v->ranks = (int)x;
+		} else if (key_is(k, "file-aliases")) {
+			/* mapping: alias letter -> file letter, e.g. {L: l} */
+			if (!is_map(l, val, "file-aliases"))
+				continue;
+			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+			     p2 < val->data.mapping.pairs.top; p2++) {
+				const char *a = scalar(node(l, p2->key)), *f = scalar(node(l, p2->value));
+				if (!a || !f || strlen(a) != 1 || strlen(f) != 1 || f[0] < 'a' ||
+				    f[0] > 'z' || !isupper((unsigned char)a[0]))
+					err(l, node(l, p2->key),
+					    "file-aliases maps an upper-case letter to a file letter");
+				else
+					v->file_alias[f[0] - 'a'] = a[0];
+			}
+		} else
+			err(l, k, "unknown key '%s' in board", scalar(k) ? scalar(k) : "?");
+	}
+}
+
+static void read_notation(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_map(l, n, "notation"))
+		return;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		const char *s = scalar(val);
+		if (key_is(k, "separator")) {
+			if (!s || strlen(s) > 1 || (*s && *s != '-'))
+				err(l, val, "'separator' must be \"-\" or \"\"");
+			else
+				strcpy(v->sep, s);
+		} else if (key_is(k, "drop-mark")) {
+			if (!s || strlen(s) != 1 || (*s != '@' && *s != '*'))
+				err(l, val, "'drop-mark' must be \"@\" or \"*\"");
+			else
+				v->drop_mark = *s;
+		} else if (key_is(k, "castling")) {
+			if (s && !strcmp(s, "O-O"))
+				v->castle_zero = 0;
+			else if (s && !strcmp(s, "0-0"))
+				v->castle_zero = 1;
+			else
+				err(l, val, "notation 'castling' must be \"O-O\" or \"0-0\"");
+		} else
+			err(l, k, "unknown key '%s' in notation", scalar(k) ? scalar(k) : "?");
+	}
+}
+
+/* Two-square pieces (walls): what the C mechanics support.  They move by
+ * leaps and rides (rigid translations) and by the turns their properties
+ * give; they cannot be royal, dropped, promoted to by choice, castled
+ * with, or split by a board transformation, and they promote only into
+ * another two-square piece (and a one-square piece only into a one-square
+ * one). */
+static void check_two_square(struct ld *l)
+{
+	struct vc_variant *v = l->v;
+	uint64_t two = 0;
+	for (int t = 0; t < v->ntypes; t++)
+		if (v->types[t].props & VC_P_TWOSQUARE)
+			two |= 1ULL << t;
+	for (int t = 0; t < v->ntypes; t++) {
+		struct vc_ptype *pt = &v->types[t];
+		int is_two = (two >> t & 1) != 0;
+		if ((pt->props & VC_P_DIAGSTANCE) && !is_two)
+			err_line(l, pt->line, "'diagonal-stance' needs 'two-square'");
+		if (!is_two) {
+			if (pt->promo_choices & two)
+				err_line(l, pt->line,
+					 "'%s' stands on one square and cannot promote to a two-square "
+					 "piece",
+					 pt->name);
+			if (pt->auto_to >= 0 && (two >> pt->auto_to & 1))
+				err_line(l, pt->line,
+					 "'%s' stands on one square and cannot promote to a two-square piece",
+					 pt->name);
+			continue;
+		}
+		if (pt->props & (VC_P_ROYAL | VC_P_PAWN | VC_P_BECOMES_VICTIM))
+			err_line(l, pt->line,
+				 "a two-square piece cannot be royal, a pawn or become its victim");
+		for (int a = 0; a < pt->natoms; a++) {
+			const struct vc_atom *at = &pt->atoms[a];
+			if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
+				err_at_atom(l, at, "'%s' is a two-square piece: it moves by leap and ride only",
+					    pt->name);
+			else if (at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
+				err_at_atom(l, at, "'%s' is a two-square piece: no en passant", pt->name);
+			else if (at->from_ranks)
+				err_at_atom(l, at, "'%s' is a two-square piece: no 'from-rank'", pt->name);
+		}
+		if (pt->promo_ranks || pt->promo_choices)
+			err_line(l, pt->line, "a two-square piece promotes only by 'promotes-to'");
+		if (pt->auto_to >= 0 && !(two >> pt->auto_to & 1))
+			err_line(l, pt->line,
+				 "'%s' is a two-square piece and can promote only to another one",
+				 pt->name);
+	}
+	if (!two)
+		return;
+	for (int i = 0; i < v->ncastle; i++)
+		if (v->castle[i].becomes >= 0 && (two >> v->castle[i].becomes & 1))
+			err(l, l->castle_becomes[i], "a castling partner cannot become a two-square piece");
+	if (v->castle_partners & two)
+		err(l, l->partners, "a two-square piece cannot be a castling partner");
+	if (v->rules & (VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_XPROMO |
+			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE))
+		err_line(l, v->types[__builtin_ctzll(two)].line,
+			 "two-square pieces cannot be used with drops, reserves of captured pieces, "
+			 "promotion by exchange, self-capture or swapping halves");
+}
+
+struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
+					 size_t len)
+{
+	yaml_parser_t parser;
+	struct ld *l = vc_calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->ctx = ctx;
+	l->file = file;
+	if (!yaml_parser_initialize(&parser)) {
+		free(l);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &l->doc)) {
+		vc_emit(ctx, VC_SEV_ERROR, "yaml-syntax", file, (long)parser.problem_mark.line + 1,
+			(long)parser.problem_mark.column + 1, NULL, "%s%s%s",
+			parser.problem ? parser.problem : "YAML syntax error",
+			parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		free(l);
+		return NULL;
+	}
+	yaml_parser_delete(&parser);
+
+	struct vc_variant *v = l->v = vc_variant_alloc();
+	yaml_node_t *root = yaml_document_get_root_node(&l->doc);
+	yaml_node_t *board = NULL, *pieces = NULL, *setup = NULL, *castling = NULL, *rules = NULL,
+		    *reserves = NULL;
+	if (!v)
+		goto out;
+	v->source = vc_strdup(file);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		err(l, root, "a variant file is a mapping with name, board, pieces and setup");
+		goto out;
+	}
+	yaml_node_t *k, *val;
+	FOR_MAP(root, k, val)
+	{
+		const char *key = scalar(k);
+		if (!key) {
+			err(l, k, "keys must be strings");
+			continue;
+		}
+		if (!strcmp(key, "name")) {
+			const char *s = scalar(val);
+			if (!s || !*s)
+				err(l, val, "'name' must be a string");
+			else {
+				free(v->name); /* a key given twice: the last one counts */
+				v->name = vc_strdup(s);
+			}
+		} else if (!strcmp(key, "title")) {
+			const char *s = scalar(val);
+			if (!s)
+				err(l, val, "'title' must be a string");
+			else {
+				free(v->title);
+				v->title = vc_strdup(s);
+			}
+		} else if (!strcmp(key, "aliases")) {
+			if (!is_seq(l, val, "aliases"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++) {
+				const char *s = scalar(node(l, *it));
+				if (!s)
+					err(l, node(l, *it), "aliases must be strings");
+				else if (v->naliases < VC_MAXALIAS)
+					v->aliases[v->naliases++] = vc_strdup(s);
+				else
+					err(l, node(l, *it), "at most %d aliases", VC_MAXALIAS);
+			}
+		} else if (!strcmp(key, "board"))
+			board = val;
+		else if (!strcmp(key, "pieces"))
+			pieces = val;
+		else if (!strcmp(key, "setup"))
+			setup = val;
+		else if (!strcmp(key, "castling"))
+			castling = val;
+		else if (!strcmp(key, "rules"))
+			rules = val;
+		else if (!strcmp(key, "reserves"))
+			reserves = val;
+		else if (!strcmp(key, "notation"))
+			read_notation(l, val);
+		else
+			err(l, k, "unknown key '%s'", key);
+	}
+	if (!v->name)
+		err(l, root, "the variant needs a 'name'");
+	if (!board)
+		err(l, root, "the variant needs a 'board'");
+	else
+		read_board(l, board);
+	if (!v->files || !v->ranks) {
+		/* go on with a stand-in board so that the rest is checked too */
+		if (board && l->errors == 0)
+			err(l, board, "board needs 'files' and 'ranks'");
+		v->files = v->files ? v->files : 8;
+		v->ranks = v->ranks ? v->ranks : 8;
+	}
+	v->nsq = v->files * v->ranks;
+	if (rules)
+		read_rules(l, rules);
+	if (!pieces)
+		err(l, root, "the variant needs 'pieces'");
+	else if (is_seq(l, pieces, "pieces"))
+		for (yaml_node_item_t *it = pieces->data.sequence.items.start;
+		     it < pieces->data.sequence.items.top; it++)
+			read_piece(l, node(l, *it));
+	/* duplicate symbols and names */
+	for (int a = 0; a < v->ntypes; a++)
+		for (int b = a + 1; b < v->ntypes; b++) {
+			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
+				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
+					 v->types[b].symbol);
+			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
+				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
+					 v->types[b].name);
+		}
+	/* combine: a compound piece gets copies of the other pieces' atoms */
+	for (int i = 0; i < l->ncombine; i++) {
+		int t = l->combine[i].type, from = ref_type(l, l->combine[i].node, "'combine'");
+		if (from < 0)
+			continue;
+		if (from == t) {
+			err(l, l->combine[i].node, "a piece cannot combine itself");
+			continue;
+		}
+		struct vc_ptype *pt = &v->types[t], *src = &v->types[from];
+		/* combining a piece that itself combines others takes what it has at
+		 * this point; combine lists are applied in file order */
+		if (!src->natoms)
+			continue;
+		struct vc_atom *na =
+			realloc(pt->atoms, (size_t)(pt->natoms + src->natoms) * sizeof *na);
+		if (!na)
+			continue;
+		memcpy(na + pt->natoms, src->atoms, (size_t)src->natoms * sizeof *na);
+		pt->atoms = na;
+		pt->natoms += src->natoms;
+	}
+	for (int i = 0; i < l->nchoices; i++) {
+		yaml_node_t *cn = l->choices[i].node;
+		struct vc_ptype *pt = &v->types[l->choices[i].type];
+		if (!is_seq(l, cn, "choices"))
+			continue;
+		for (yaml_node_item_t *it = cn->data.sequence.items.start;
+		     it < cn->data.sequence.items.top; it++) {
+			int t = ref_type(l, node(l, *it), "a promotion choice");
+			if (t >= 0)
+				pt->promo_choices |= 1ULL << t;
+		}
+	}
+	for (int i = 0; i < l->nautop; i++) {
+		int t = ref_type(l, l->autop[i].node, "'promotes-to'");
+		if (t >= 0)
+			v->types[l->autop[i].type].auto_to = t;
+	}
+	if (castling)
+		read_castling(l, castling);
+	for (int i = 0; i < v->ncastle; i++)
+		if (l->castle_becomes[i])
+			v->castle[i].becomes = ref_type(l, l->castle_becomes[i], "'becomes'");
+	if (l->partners) {
+		const char *s = scalar(l->partners);
+		if (s && !strcmp(s, "any"))
+			v->rules |= VC_R_CASTLE_ANY_PARTNER;
+		else if (is_seq(l, l->partners, "partners"))
+			for (yaml_node_item_t *it = l->partners->data.sequence.items.start;
+			     it < l->partners->data.sequence.items.top; it++) {
+				int t = ref_type(l, node(l, *it), "a castling partner");
+				if (t >= 0)
+					v->castle_partners |= 1ULL << t;
+			}
+	}
+	check_two_square(l);
+	if (reserves && is_seq(l, reserves, "reserves")) {
+		for (yaml_node_item_t *it = reserves->data.sequence.items.start;
+		     it < reserves->data.sequence.items.top; it++) {
+			if (v->nreserve >= VC_MAXRES) {
+				err(l, node(l, *it), "at most %d reserves", VC_MAXRES);
+				break;
+			}
+			yaml_node_t *rn = node(l, *it);
+			struct vc_reserve_spec *rs = &v->reserve[v->nreserve];
+			if (rn && rn->type == YAML_MAPPING_NODE) {
+				/* {name: prison, holds: enemy} */
+				yaml_node_t *k2, *v2;
+				for (yaml_node_pair_t *p2 = rn->data.mapping.pairs.start;
+				     p2 < rn->data.mapping.pairs.top; p2++) {
+					k2 = node(l, p2->key);
+					v2 = node(l, p2->value);
+					const char *hs = scalar(v2);
+					if (key_is(k2, "name"))
+						get_str(l, v2, "name", rs->name, sizeof rs->name);
+					else if (key_is(k2, "holds")) {
+						if (hs && !strcmp(hs, "enemy"))
+							rs->enemy = 1;
+						else if (hs && !strcmp(hs, "own"))
+							rs->enemy = 0;
+						else
+							err(l, v2, "'holds' must be own or enemy");
+					} else
+						err(l, k2, "unknown key '%s' in a reserve",
+						    scalar(k2) ? scalar(k2) : "?");
+				}
+				if (!rs->name[0])
+					err(l, rn, "a reserve needs a 'name'");
+			} else
+				get_str(l, rn, "reserves", rs->name, sizeof rs->name);
+			v->nreserve++;
+		}
+	}
+	if (!setup)
+		err(l, root, "the variant needs a 'setup' position string");
+	else if (!scalar(setup))
+		err(l, setup, "'setup' must be a position string");
+	else {
+		v->start_fen = vc_strdup(scalar(setup));
+		v->setup_line = (long)setup->start_mark.line + 1;
+		v->setup_col = (long)setup->start_mark.column + 1;
+	}
+	if (v->ntypes && v->king_type < 0) {
+		/* allowed: variants without royal pieces; nothing to check */
+	}
+	/* a setup that does not read is an error of the file, at the setup */
+	if (!l->errors && v->start_fen) {
+		/* checked by the caller after compilation (positions need tables) */
+	}
+out:
+	if (l->errors || !v || !v->name) {
+		if (v && !l->errors)
+			err(l, root, "the variant needs a 'name'");
+		vc_variant_free(v);
+		v = NULL;
+	}
+	flush_errs(l);
+	yaml_document_delete(&l->doc);
+	free(l);
+	return v;
+}

@@ -1,0 +1,456 @@
+/*
+ * rules/vc_rules.h - the rules core of libvchess (internal): geometry, pieces and
+ * movement as data, variants, positions.
+ *
+ * Model.  A variant's pieces are lists of movement atoms (leap, ride, bent
+ * ride, zigzag ride, reflecting ride) loaded from YAML.  When a variant is
+ * loaded, every atom is compiled, for each side and each square, into paths:
+ * sequences of squares the piece walks, each square a possible destination
+ * unless marked transit, the walk stopping at the first occupied square.
+ * Those paths are also inverted into one trie per (kind, side, target
+ * square) whose nodes are the squares to look at from the target outwards:
+ * an occupied node either holds a piece whose type is in the node's mask
+ * (it reaches the target) or blocks the node's subtree.  Attack tests, check
+ * detection, pins and the resolution of written moves all walk those tries,
+ * whatever the pieces are, so no piece has movement code of its own.
+ */
+#ifndef VC_RULES_H
+#define VC_RULES_H
+
+#include <stdint.h>
+
+#include "base/vc_base.h"
+#include "vchess.h"
+
+#define VC_MAXF 26
+#define VC_MAXR 26
+#define VC_MAXSQ (VC_MAXF * VC_MAXR)
+#define VC_SQWORDS ((VC_MAXSQ + 63) / 64)
+#define VC_MAXT 62       /* piece types per variant (board code fits a byte) */
+#define VC_MAXCASTLE 4   /* castling rights per side */
+#define VC_MAXRES 4      /* reserve areas per side */
+#define VC_MAXEP 8       /* en-passant target squares at once */
+#define VC_MAXPL 512     /* pieces of one side on the board */
+#define VC_MAXALIAS 12
+
+/* ---- geometry ---- */
+static inline int vc_sq(int files, int f, int r) { return r * files + f; }
+
+/* ---- board codes ----
+ * 0 is an empty square; otherwise (type + 1) << 2 | colour, colour 0 white,
+ * 1 black, 2 neutral. */
+#define VC_EMPTY 0
+#define VC_WHITE 0
+#define VC_BLACK 1
+#define VC_NEUTRAL 2
+static inline uint8_t vc_code(int type, int color) { return (uint8_t)(((type + 1) << 2) | color); }
+static inline int vc_code_type(uint8_t c) { return (c >> 2) - 1; }
+static inline int vc_code_color(uint8_t c) { return c & 3; }
+
+/* square flags kept beside the board */
+#define VC_SQF_PROMOTED 0x01 /* a promoted piece (crazyhouse: back to a pawn when taken) */
+#define VC_SQF_DEAD 0x02     /* a dead Kirby: frozen for the rest of the game */
+#define VC_SQF_LINKMASK 0xf0 /* two-square piece: direction (1..8) to its other square */
+#define VC_SQF_LINKSHIFT 4
+/* link directions of a two-square piece: from a square to its partner,
+ * 1 N (towards Black), 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW; 0 none.
+ * The renderer reads these bits. */
+#define VC_LINK_N 1
+#define VC_LINK_NE 2
+#define VC_LINK_E 3
+#define VC_LINK_SE 4
+#define VC_LINK_S 5
+#define VC_LINK_SW 6
+#define VC_LINK_W 7
+#define VC_LINK_NW 8
+
+/* ---- two-square pieces ----
+ * Both squares of a two-square piece (a wall) hold its board code; each
+ * square's link bits give the direction to the other: 1 north (towards
+ * Black), 2 north-east, 3 east, 4 south-east, 5 south, 6 south-west, 7 west,
+ * 8 north-west.  The square with the lower index is the piece's anchor: its
+ * direction is 1, 2, 3 or 8.  Both squares are in the piece lists; moves
+ * are generated from the anchor only; the anchors of each side are also
+ * kept in vc_position.two[] for attack tests.  Flags other than the link
+ * bits are the same on both squares. */
+static inline int vc_link_dx(int d)
+{
+	static const int8_t x[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+	return x[d >= 0 && d <= 8 ? d : 0];
+}
+static inline int vc_link_dy(int d)
+{
+	static const int8_t y[9] = { 0, 1, 1, 0, -1, -1, -1, 0, 1 };
+	return y[d >= 0 && d <= 8 ? d : 0];
+}
+static inline int vc_link_of(uint8_t flags) { return (flags & VC_SQF_LINKMASK) >> VC_SQF_LINKSHIFT; }
+/* the direction (1..8) of a unit vector, 0 if (dx, dy) is none */
+static inline int vc_link_dir(int dx, int dy)
+{
+	static const int8_t d[3][3] = { { 6, 7, 8 }, { 5, 0, 1 }, { 4, 3, 2 } }; /* [dx+1][dy+1] */
+	return dx < -1 || dx > 1 || dy < -1 || dy > 1 ? 0 : d[dx + 1][dy + 1];
+}
+static inline uint8_t vc_link_flags(int dir) { return (uint8_t)(dir << VC_SQF_LINKSHIFT); }
+/* the direction back: from the partner to this square */
+static inline int vc_link_opposite(int d) { return (d + 3) % 8 + 1; }
+static inline int vc_link_is_anchor(uint8_t flags)
+{
+	int d = vc_link_of(flags);
+	return d == VC_LINK_N || d == VC_LINK_NE || d == VC_LINK_E || d == VC_LINK_NW;
+}
+#define VC_MAXTWO 32 /* two-square pieces of one side on the board */
+
+/* ---- movement atoms ---- */
+enum vc_atom_kind { VC_A_LEAP, VC_A_RIDE, VC_A_BENT, VC_A_ZIGZAG, VC_A_REFLECT };
+
+#define VC_MODE_MOVE 0x01
+#define VC_MODE_CAPTURE 0x02
+#define VC_MODE_SELF 0x04   /* may capture its own side's pieces */
+#define VC_MODE_EPMAKE 0x08 /* a multi-square move that leaves en-passant targets */
+#define VC_MODE_EPTAKE 0x10 /* may capture en passant */
+
+/* direction filters, relative to the side (forward = towards the enemy) */
+#define VC_DIR_FORWARD 0x01
+#define VC_DIR_BACKWARD 0x02
+#define VC_DIR_SIDEWAYS 0x04
+#define VC_DIR_ALL 0x07
+
+struct vc_atom {
+	uint8_t kind;
+	int8_t x, y;    /* first leg vector (one image of it) */
+	int8_t x2, y2;  /* bent: second leg vector */
+	uint8_t range;  /* maximum steps of a ride (0: to the edge) */
+	uint8_t min;    /* first step that may be a destination (1 by default) */
+	uint8_t modes;  /* VC_MODE_* */
+	uint8_t dirs;   /* VC_DIR_* */
+	uint8_t nvec;   /* explicit vectors, 0 when the symmetric images are meant */
+	int8_t vec[8][2];
+	uint32_t from_ranks; /* bit r-1: allowed from relative rank r; 0: anywhere */
+	int line, col;
+};
+
+/* piece properties */
+#define VC_P_ROYAL 0x0001
+#define VC_P_UNCAPTURABLE 0x0002
+#define VC_P_IMMOBILE 0x0004
+#define VC_P_PAWN 0x0008       /* written without a letter in SAN */
+#define VC_P_TWOSQUARE 0x0010  /* occupies two adjacent squares (walls) */
+#define VC_P_DIAGSTANCE 0x0020 /* two-square piece that may stand diagonally */
+#define VC_P_NOCAPTURE 0x0040  /* never captures (Kirby) */
+#define VC_P_BECOMES_VICTIM 0x0080 /* capture effect: turns into the captured type (vampire) */
+#define VC_P_DIES_ALONE 0x0100 /* Kirby death rule */
+#define VC_P_CAPTURES_OWN 0x0200 /* may capture its own side's non-royal pieces */
+
+struct vc_ptype {
+	char symbol[4];   /* as written in moves and position strings: "CN" */
+	char letter;      /* one-letter diagram symbol */
+	char name[32];    /* lower case, hyphenated */
+	char glyph[24];   /* rendering hint */
+	unsigned props;
+	struct vc_atom *atoms;
+	int natoms;
+	/* promotion by choice (pawns): zone ranks (relative bit mask), choices */
+	uint32_t promo_ranks;
+	uint64_t promo_choices; /* bit per type */
+	int promo_mandatory;
+	/* automatic promotion: the type it becomes on entering its zone */
+	int auto_to;
+	uint32_t auto_ranks; /* relative ranks */
+	int demote_to;       /* type a promoted piece of this type counts as when captured (-1) */
+	int line;
+};
+
+/* A castling right as written in the variant (White's view; Black mirrors). */
+struct vc_castle_spec {
+	char right;      /* FEN letter of White's right, e.g. 'K' */
+	int partner;     /* partner's start square (White) */
+	int king_to;     /* fixed style: the king's destination (White) */
+	int partner_to;  /* fixed style: the partner's destination (White) */
+	int long_side;   /* written O-O-O */
+	int becomes;     /* type the partner turns into after castling, -1 */
+};
+
+#define VC_CASTLE_FIXED 0    /* king and partner go to fixed squares */
+#define VC_CASTLE_RELATIVE 1 /* the king goes two squares toward the partner, which crosses it */
+
+/* rule switches: mechanics written in C, chosen by the variant's data */
+#define VC_R_EP 0x0001
+#define VC_R_SELF_CAPTURE 0x0002
+#define VC_R_DROPS 0x0004
+#define VC_R_CAPTURE_TO_HAND 0x0008  /* crazyhouse */
+#define VC_R_PRISON 0x0010           /* SC-Chess: prisons, airfields and exchange */
+#define VC_R_XPROMO 0x0020           /* promotion by exchange */
+#define VC_R_SWAP_HALVES 0x0040      /* Schizochess */
+#define VC_R_KIRBY_DEATH 0x0080
+#define VC_R_CASTLE_THROUGH_CHECK 0x0100
+#define VC_R_CASTLE_ANY_PARTNER 0x0200
+
+struct vc_reserve_spec {
+	char name[16]; /* "hand", "airfield", "prison" */
+	int enemy;     /* holds the other side's pieces (a prison) */
+};
+
+/* compiled trie node */
+struct vc_tnode {
+	int16_t sq;
+	uint16_t skip;  /* nodes in this node's subtree, itself included */
+	uint32_t pad;
+	uint64_t mask;  /* types that reach the target from sq when the path is clear */
+	uint64_t sub;   /* union of the masks of this node's subtree, itself included */
+};
+
+struct vc_variant {
+	char *name, *title, *source;
+	char *aliases[VC_MAXALIAS];
+	int naliases;
+	int files, ranks, nsq;
+	char file_alias[VC_MAXF]; /* extra letter read for a file (Io's 'L'), or 0 */
+	struct vc_ptype types[VC_MAXT];
+	int ntypes;
+	int pawn_type;      /* first VC_P_PAWN type, -1 */
+	int king_type;      /* first royal type, -1 */
+	char *start_fen;
+	struct vc_position *start_pos; /* the setup read as a position by load.c, or NULL */
+	unsigned rules;
+	int castle_style;
+	int castle_king;    /* king's start square (White), fixed style */
+	struct vc_castle_spec castle[VC_MAXCASTLE];
+	int ncastle;
+	uint64_t castle_partners; /* types that may castle (0: any) */
+	struct vc_reserve_spec reserve[VC_MAXRES];
+	int nreserve;
+	int swap_period, swap_offset;
+	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
+
+	/* compiled movement */
+	int32_t *pathoff[2][VC_MAXT]; /* [nsq] offsets into paths */
+	int16_t *paths;
+	size_t npaths;
+	uint8_t dedupe[VC_MAXT];  /* type may reach one square by two paths */
+	/* types with paths too long to invert into the tries (a reflecting ray
+	 * on a big board): their attacks are found by walking their paths */
+	uint64_t walk_types;
+	struct vc_tnode *trie;    /* all tries */
+	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
+	int32_t *trieend[2][2];
+	/* the same tries cut down to one type each: [kind][side][type * nsq +
+	 * target] -> start and end in ttrie (the questions about one type:
+	 * which of its pieces reach a square, does the piece that moved give
+	 * check) */
+	struct vc_tnode1 {
+		uint16_t sq;   /* | VC_TN1_REACH when a piece of the type there reaches the target */
+		uint16_t skip; /* nodes in this node's subtree, itself included */
+	} *ttrie;
+	int32_t *ttoff[2][2];
+	int32_t *ttend[2][2];
+	uint64_t promo_zone[2][VC_MAXT][VC_SQWORDS];
+	uint64_t auto_zone[2][VC_MAXT][VC_SQWORDS];
+	uint64_t *zobrist;        /* [(code) * nsq + sq] */
+	uint64_t zob_side, zob_castle[2][VC_MAXCASTLE], zob_ep[VC_MAXSQ];
+	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
+	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
+	int has_complex;          /* any mechanic that needs every move tested */
+	/* two-square pieces: their types, and per side and type the
+	 * translations of their movements (a leap is a ride of range 1) */
+	uint64_t two_types;
+	struct vc_twovec {
+		int8_t dx, dy;
+		uint8_t range, min, modes;
+	} *twovec[2][VC_MAXT];
+	uint8_t ntwovec[2][VC_MAXT];
+	uint64_t two_odd; /* types with translations neither orthogonal nor diagonal */
+	int attacks_off_tries; /* walk_types or two_types: vc_attacked looks further */
+	/* lines[side][k]: squares whose piece, moving away, may uncover an
+	 * attack of the other side on a royal piece standing on k */
+	uint64_t *lines[2];
+	/* pins[side][k * nsq + sq]: the node of square sq in the capture trie
+	 * of the other side towards a royal piece of 'side' on k, when it has
+	 * squares behind it (what a piece leaving sq may uncover, once the squares
+ * of its ancestors, between k and sq, are empty); -1 none,
+	 * -2 more than one.  NULL on boards over VC_PINS_MAXSQ squares. */
+	int32_t *pins[2];
+	int32_t *tparent; /* with pins: each node's parent in trie, -1 for a root */
+	long setup_line, setup_col; /* where the setup stands in the file */
+	/* notation dialect */
+	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
+	char drop_mark;     /* '@' or '*' */
+	int castle_zero;    /* castling written 0-0 rather than O-O */
+	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
+	int any_file_alias;     /* some file has an alias letter */
+};
+
+#define VC_TN1_REACH 0x8000
+#define VC_PINS_MAXSQ 144
+
+/* path encoding in vc_variant.paths at pathoff[side][type][sq]:
+ * npaths, then per path: len, modes, then len squares, each
+ * square | VC_PS_TRANSIT when it cannot be a destination, | VC_PS_SELF
+ * when it is the mover's own start square (empty once it has left). */
+#define VC_PS_TRANSIT 0x4000
+#define VC_PS_SELF 0x2000
+#define VC_PS_SQMASK 0x03ff
+#define VC_TRIE_MAXLEN 64 /* longer paths are walked, not inverted */
+
+static inline int vc_bit_test(const uint64_t *set, int sq) { return (int)((set[sq >> 6] >> (sq & 63)) & 1); }
+static inline void vc_bit_set(uint64_t *set, int sq) { set[sq >> 6] |= 1ULL << (sq & 63); }
+
+/* relative rank (1-based) of a square for a side */
+static inline int vc_rel_rank(const struct vc_variant *v, int side, int sq)
+{
+	int r = sq / v->files;
+	return side == VC_WHITE ? r + 1 : v->ranks - r;
+}
+
+/* ---- positions ---- */
+struct vc_undo {
+	vc_move m;
+	uint8_t captured;      /* code on the destination (or ep victim) */
+	uint8_t capflags;
+	uint8_t movedflags;
+	uint8_t nreschg;
+	uint8_t xsrc_flags; /* flags of the piece taken from the board by an exchange promotion */
+	int16_t capsq;
+	int16_t king[2];
+	int16_t castle[2][VC_MAXCASTLE];
+	int16_t ep[VC_MAXEP];
+	int16_t epvictim;
+	uint8_t nep;
+	uint8_t swapped;
+	int32_t halfmove;
+	uint64_t hash;
+	/* reserve changes: (side, area, type, delta) */
+	int8_t reschg[16][4];
+	/* generic square changes for complex mechanics: sq, old code, old flags */
+	int16_t chgsq[16];
+	uint8_t chgold[16][2];
+	uint8_t nchg;
+	/* two-square pieces: squares emptied by a capture besides capsq (the
+	 * other square of a captured wall, the captures of a wall's move):
+	 * square, code, flags; put back by unmake in reverse order */
+	uint8_t nx;
+	int16_t xsq[4];
+	uint8_t xold[4][2];
+	uint8_t twoflags[2]; /* a moving two-square piece's flags on from, from2 */
+};
+
+struct vc_position {
+	const struct vc_variant *v;
+	int side;
+	int16_t king[2];
+	int16_t castle[2][VC_MAXCASTLE]; /* partner's current square, -1 lost */
+	int16_t ep[VC_MAXEP];
+	int16_t epvictim;
+	uint8_t nep;
+	int32_t halfmove, fullmove;
+	long ply;            /* plies played since the game's start */
+	uint64_t hash;
+	uint8_t res[2][VC_MAXRES][VC_MAXT];
+	/* piece lists */
+	int16_t plist[3][VC_MAXPL];
+	int16_t npl[3];
+	int16_t pidx[VC_MAXSQ];
+	/* anchors of the two-square pieces of each side */
+	int16_t two[2][VC_MAXTWO];
+	uint8_t ntwo[2];
+	uint8_t board[VC_MAXSQ];
+	uint8_t sqf[VC_MAXSQ];
+	/* undo stack */
+	struct vc_undo *undo;
+	int nundo, capundo;
+};
+
+/* position.c */
+void vc_pos_clear(struct vc_position *p);
+void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags);
+void vc_pos_remove(struct vc_position *p, int sq);
+uint64_t vc_pos_compute_hash(const struct vc_position *p);
+int vc_pos_make(struct vc_position *p, const vc_move *m);
+void vc_pos_unmake(struct vc_position *p);
+/* The Kirby death rule, applied after a ply (u: its undo record) or to a
+ * position just set up (u NULL). */
+void vc_pos_kirby_death(struct vc_position *p, struct vc_undo *u);
+
+/* movegen.c */
+/* The other square of the two-square piece on sq (which must be one). */
+static inline int vc_partner(const struct vc_position *p, int sq)
+{
+	int d = vc_link_of(p->sqf[sq]);
+	return sq + vc_link_dx(d) + vc_link_dy(d) * p->v->files;
+}
+/* Does the two-square piece anchored on a have a move one of whose new
+ * squares is target (target >= 0)?  With target -1 and out != NULL, writes
+ * its pseudo-legal moves to out and returns their count. */
+int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out);
+int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
+int vc_gen_castling(const struct vc_position *p, vc_move *out);
+/* Does the side to move have a legal move?  (stops at the first) */
+int vc_has_legal_move(struct vc_position *p);
+int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
+int vc_attacked(const struct vc_position *p, int sq, int by);
+int vc_in_check(const struct vc_position *p, int side);
+/* Legal moves into out; returns count. */
+int vc_gen_legal(struct vc_position *p, vc_move *out);
+/* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
+ * 0 no, -1 when the move cannot be made (out of memory). */
+int vc_move_leaves_check(struct vc_position *p, const vc_move *m);
+/* The same when the side to move is known not to be in check now: only
+ * what the move uncovers is looked at. */
+int vc_move_exposes(struct vc_position *p, const vc_move *m);
+/* Is a pseudo-legal move legal?  (Not when it cannot be made: out of memory.) */
+int vc_move_legal(struct vc_position *p, const vc_move *m);
+/* Origins of side's pieces whose type is in mask that reach target
+ * (capture tries when capture != 0); returns the count written to out. */
+int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
+		     int capture, int16_t *out, int cap);
+
+/* variant.c */
+int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v);
+struct vc_variant *vc_variant_alloc(void);
+int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len);
+int vc_builtin_index(const char *name);
+
+/* variant_yaml.c */
+struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
+					 size_t len);
+
+/* geometry.c */
+/* The distinct images of (x, y) under the board's eight symmetries. */
+int vc_vec_images(int x, int y, int8_t out[8][2]);
+/* Direction filter for a vector seen by a side. */
+int vc_vec_dir(int side, int y);
+
+
+/* notation.c: a move as written, parsed but not yet resolved */
+struct vc_san {
+	int castle;        /* 0, 1 short (O-O), 2 long (O-O-O) */
+	int drop;
+	int piece;         /* type, or -1 when no symbol was written */
+	int to;            /* destination, -1 none */
+	int from_file, from_rank, from_sq;
+	int capture_mark;  /* 'x' or ':' written */
+	int promo;         /* type chosen, -1 none */
+	int xsrc;          /* exchange promotion source: square, -2 airfield, -3 prison, -1 */
+	int check;         /* 0, 1 '+', 2 '#' */
+	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
+	int from2, to2;
+};
+/* Parses move text; on failure writes a message and returns -1 (code in
+ * *code). */
+int vc_san_parse(const struct vc_variant *v, const char *s, size_t len, struct vc_san *out,
+		 const char **code, char *msg, size_t n);
+/* The same without the fast path for common shapes: the reference that the
+ * fast path must agree with (tests compare them). */
+int vc_san_parse_general(const struct vc_variant *v, const char *s, size_t len,
+			 struct vc_san *out, const char **code, char *msg, size_t n);
+/* Finds the one legal move that a parsed move means.  Returns 0, or -1 with
+ * a message and a code.  When untested is not NULL and only one move fits,
+ * its legality is left to the caller (who makes it anyway): *untested = 1. */
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n);
+/* Does making m (a pseudo-legal move) need a test of the mover's king?
+ * in_check: whether the side to move is in check now. */
+int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);
+/* After m was made: is the side to move in check? */
+int vc_check_after(const struct vc_position *p, const vc_move *m);
+
+#endif
