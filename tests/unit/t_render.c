@@ -1,5 +1,5 @@
 /*
- * t_render.c - unit tests of the renderers (lib/draw/*.c): the text
+ * t_render.c - unit tests of the renderers (the files of lib/draw): the text
  * styles against vc_position_ascii and the Io Chess rule text's diagram,
  * two-square pieces placed by hand (the position strings cannot write them
  * yet), marks from comments, glyphs distinct for every built-in variant,
