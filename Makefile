@@ -1,4 +1,4 @@
-# vchess - one non-recursive GNU Makefile (see /work/shared/DESIGN.md).
+# vchess - one non-recursive GNU Makefile (see doc/DESIGN.md).
 #
 #   make            library and tools in $(BUILD)        (default: build/)
 #   make check      also the unit tests, then tests/run.sh $(BUILD)
