@@ -1,7 +1,9 @@
-# vchess - one non-recursive GNU Makefile (see /work/shared/DESIGN.md).
+# vchess - one non-recursive GNU Makefile (see doc/DESIGN.md).
 #
 #   make            library and tools in $(BUILD)        (default: build/)
 #   make check      also the unit tests, then tests/run.sh $(BUILD)
+#   make corpora    the real archives of corpora/MANIFEST into $(CORPORA) (default corpora/real),
+#                   from their public addresses, or CORPORA_FROM=DIR from a local copy
 #   make san        everything again in build-san with clang, ASan and UBSan, then the tests
 #   make bench      an -O3 -march=native build in build-bench, then tests/bench/run.sh
 #   make fuzz       tests/fuzz/run.sh $(SECONDS)
@@ -29,6 +31,10 @@ BUILD ?= build
 WERROR ?= 0
 V ?= 0
 SECONDS ?= 60
+# The real archives that some tests and make bench read (see corpora/MANIFEST); git ignores
+# corpora/real.  CORPORA_FROM=DIR[:DIR...]: make corpora copies them from a local copy.
+CORPORA ?= corpora/real
+CORPORA_FROM ?=
 EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 LDFLAGS ?=
@@ -100,7 +106,8 @@ EMBED = $(BUILD)/build-aux/embed
 MAN_PAGES = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7)
 FORMAT_SRC = $(wildcard lib/*.h lib/*/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
 
-.PHONY: all lib tools tests check san bench fuzz lint analyse format install uninstall clean FORCE
+.PHONY: all lib tools tests check corpora san bench fuzz lint analyse format install uninstall \
+	clean FORCE
 .DEFAULT_GOAL := all
 # A recipe that fails must not leave a target that looks up to date.
 .DELETE_ON_ERROR:
@@ -179,7 +186,12 @@ $(FUZZ_REPLAY): $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/f
 check: all tests
 	$(Q)rm -f $(filter-out $(TESTS),$(wildcard $(BUILD)/tests/t_*)) \
 	  $(filter-out $(TOOLS),$(wildcard $(BUILD)/bin/vchess-*))
-	$(Q)bash tests/run.sh $(BUILD)
+	$(Q)CORPORA='$(CORPORA)' bash tests/run.sh $(BUILD)
+
+# Every file is checked against the manifest's size and sha256; what is missing makes the
+# tests that need it skip, and make check says so at its end.
+corpora:
+	$(Q)CORPORA_FROM='$(CORPORA_FROM)' bash build-aux/corpora corpora/MANIFEST '$(CORPORA)'
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=all
@@ -192,7 +204,7 @@ san:
 
 bench:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all
-	$(Q)if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh build-bench; \
+	$(Q)if [ -f tests/bench/run.sh ]; then CORPORA='$(CORPORA)' bash tests/bench/run.sh build-bench; \
 	 else echo 'bench: no tests/bench/run.sh yet'; fi
 
 fuzz: all tests

@@ -4,13 +4,14 @@
 #	tests/run.sh [BUILD_DIR]		(default: build; make check passes $(BUILD))
 #
 # Four kinds of test, each optional (a missing directory just has no tests):
-#  unit     every $BUILD/tests/t_* binary; each stdout line "ok ..." is a pass and
-#           "not ok ..." a failure (lines after it that start with 4 spaces belong to
-#           it); a binary that fails without a "not ok" line is one failure.
+#  unit     every $BUILD/tests/t_* binary; each stdout line "ok ..." is a pass,
+#           "ok NAME # skip REASON" a skip and "not ok ..." a failure (lines after it
+#           that start with 4 spaces belong to it); a binary that fails without a
+#           "not ok" line is one failure.
 #  golden   every tests/golden/NAME/ with a file "cmd": bash runs cmd and its stdout,
 #           stderr and exit status are compared with the files "stdout", "stderr"
 #           (absent: not checked) and "status" (absent: 0).  A file "requires" lists
-#           paths (relative to the repository, $SHARED expanded) or "cmd:NAME"
+#           paths (relative to the repository, $CORPORA expanded) or "cmd:NAME"
 #           commands, one a line; if one is missing the test is skipped.
 #  perft    every tests/perft/*.perft, whose first line is "# variant: NAME", run as
 #           vchess-perft --variant NAME --suite FILE; exit 0 passes.  A line
@@ -20,9 +21,14 @@
 #           "not ok" line is one failure.
 #
 # Every test runs with the repository as its directory, standard input from
-# /dev/null, PATH=$BUILD/bin:$PATH, VCHESS_BUILD=$BUILD (absolute), SHARED (the
-# absolute path of the repository's sibling directory "shared") and a private,
-# emptied TMPDIR; each has VCHESS_TEST_TIMEOUT seconds (default 300).
+# /dev/null, PATH=$BUILD/bin:$PATH, VCHESS_BUILD=$BUILD (absolute), CORPORA (the
+# absolute path of the real archives of corpora/MANIFEST) and a private, emptied
+# TMPDIR; each has VCHESS_TEST_TIMEOUT seconds (default 300).
+#
+# The real archives are not part of the repository: make corpora fetches them into
+# CORPORA (default corpora/real, relative to the repository).  A test that needs one
+# that is not there skips, naming the missing path; the skips that name a path in
+# CORPORA are counted, and the summary says how to get the archives.
 #
 # Environment: REGEN=1 rewrites the golden files instead of comparing (review
 # the result with git diff); ONLY=REGEX runs only the tests whose names
@@ -30,7 +36,8 @@
 # once (default: the number of processors).  Results print in a fixed order.
 #
 # The last line is exactly "N passed, N failed", with ", N skipped" added when
-# something was skipped; the exit status is 1 when anything failed.
+# something was skipped (the line before says how many of those want the real
+# archives); the exit status is 1 when anything failed.
 
 set -u
 shopt -s nullglob
@@ -42,13 +49,17 @@ case $build in
 /*) ;;
 *) build=$root/$build ;;
 esac
-shared="$(cd "$root/.." && pwd)/shared"
+corpora_show=${CORPORA:-corpora/real}
+case $corpora_show in
+/*) corpora=$corpora_show ;;
+*) corpora=$root/$corpora_show ;;
+esac
 limit=${VCHESS_TEST_TIMEOUT:-300}
 njobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 regen=${REGEN:-0}
 only=${ONLY:-}
 
-export PATH="$build/bin:$PATH" VCHESS_BUILD="$build" SHARED="$shared"
+export PATH="$build/bin:$PATH" VCHESS_BUILD="$build" CORPORA="$corpora"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vchess-tests.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -95,17 +106,17 @@ count() { # count REGEX FILE
 	grep -c -- "$1" "$2" || true
 }
 
-# Expands $SHARED / ${SHARED} in a requirement (the quotes are meant: literal text).
+# Expands $CORPORA / ${CORPORA} in a requirement (the quotes are meant: literal text).
 # shellcheck disable=SC2016
 expand() {
 	local s=$1
-	s=${s//'${SHARED}'/$shared}
-	s=${s//'$SHARED'/$shared}
+	s=${s//'${CORPORA}'/$corpora}
+	s=${s//'$CORPORA'/$corpora}
 	printf '%s' "$s"
 }
 
-# Prints the first requirement (a path, or cmd:NAME) that is not met, from the
-# lines on stdin; returns 1 when all are met.
+# Prints the first requirement (a path, expanded, or cmd:NAME) that is not met,
+# from the lines on stdin; returns 1 when all are met.
 first_missing() {
 	local line req
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -115,30 +126,35 @@ first_missing() {
 		case $line in \#*) continue ;; esac
 		req=$(expand "$line")
 		case $req in
-		cmd:*) command -v "${req#cmd:}" >/dev/null 2>&1 || { echo "$line"; return 0; } ;;
-		*) [ -e "$req" ] || { echo "$line"; return 0; } ;;
+		cmd:*) command -v "${req#cmd:}" >/dev/null 2>&1 || { echo "$req"; return 0; } ;;
+		*) [ -e "$req" ] || { echo "$req"; return 0; } ;;
 		esac
 	done
 	return 1
 }
 
-# Each worker writes its report to $w.report, its counts "passed failed skipped"
-# to $w.counts, then creates $w.done.
+# Each worker writes its report to $w.report, its counts "passed failed skipped
+# corpora-skipped" to $w.counts, then creates $w.done.  The skips that want the
+# real archives are the report's skip lines that name a path in $corpora.
 finish() { # finish W PASSED FAILED SKIPPED
-	echo "$2 $3 $4" >"$1.counts"
+	local c=0
+	(($4 > 0)) && c=$(grep -F -- "$corpora" "$1.report" | grep -c ': skip \|^skip ' || true)
+	echo "$2 $3 $4 $c" >"$1.counts"
 	: >"$1.done"
 }
 
 run_unit() { # run_unit W BINARY
-	local w=$1 bin=$2 name st p f
+	local w=$1 bin=$2 name st p f s
 	name=$(basename "$bin")
 	run_limited "$w.out" "$w.err" "$bin"
 	st=$?
-	p=$(count '^ok ' "$w.out")
+	s=$(count '^ok .* # skip' "$w.out")
+	p=$(($(count '^ok ' "$w.out") - s))
 	f=$(count '^not ok ' "$w.out")
 	{
 		((f > 0)) && echo "== $name"
 		not_ok_lines "$w.out"
+		sed -n "s/^ok \(.*\) # skip/$name: skip \1 #/p" "$w.out"
 		# exit 1 after "not ok" lines is the normal way to fail; anything else is news
 		if ((st != 0 && !(f > 0 && st == 1))); then
 			if ((f == 0)); then
@@ -150,7 +166,7 @@ run_unit() { # run_unit W BINARY
 		fi
 	} >"$w.report"
 	((st != 0 && f == 0)) && f=1
-	finish "$w" "$p" "$f" 0
+	finish "$w" "$p" "$f" "$s"
 }
 
 # Compares one golden file; prints the failure, returns 1 on a difference.
@@ -303,16 +319,25 @@ done
 
 # ---- run them, njobs at a time, and report in order ---------------------------------------
 n=${#kinds[@]}
-passed=0 failed=0 skipped=0 shown=0
+passed=0 failed=0 skipped=0 cskipped=0 shown=0
+
+# Prints a report, the corpora's absolute path written as given (corpora/real).
+show_report() {
+	local text
+	[ -s "$1" ] || return 0
+	text=$(<"$1")
+	printf '%s\n' "${text//"$corpora"/"$corpora_show"}"
+}
 
 # Prints the reports of the finished tests that come next in order.
 flush() {
-	local w p f s
+	local w p f s c
 	while ((shown < n)) && [ -e "$tmp/$shown.done" ]; do
 		w=$tmp/$shown
-		cat "$w.report"
-		read -r p f s <"$w.counts"
+		show_report "$w.report"
+		read -r p f s c <"$w.counts"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		cskipped=$((cskipped + c))
 		shown=$((shown + 1))
 	done
 }
@@ -338,6 +363,11 @@ while ((shown < n)); do
 	flush
 done
 
+if ((cskipped > 0)); then
+	get="make corpora"
+	[ "$corpora_show" = corpora/real ] || get="make corpora CORPORA=$corpora_show"
+	echo "$cskipped skipped: real archives missing from $corpora_show: $get (or $get CORPORA_FROM=DIR; see corpora/MANIFEST)"
+fi
 line="$passed passed, $failed failed"
 ((skipped > 0)) && line="$line, $skipped skipped"
 echo "$line"

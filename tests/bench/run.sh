@@ -9,12 +9,13 @@
 # The ratio is peer time / vchess time: above 1 means vchess is faster.
 #
 # Peers are the Debian packages in /usr/games (fairy-stockfish, stockfish, pgn-extract) and
-# gzip; the corpora are ../shared/corpora next to the repository (never copied into it).
+# gzip; the corpora are the real archives of corpora/MANIFEST in $CORPORA (default
+# corpora/real, relative to the repository: make corpora fetches them there).
 # Anything missing turns its row into a note.  This script only reports: it asserts nothing
 # and exits 0 (node-count mismatches are printed loudly instead).
 #
 # BUILD_DIR defaults to build-bench; a relative one is looked up from the current directory,
-# then from the repository root.  Environment: BENCH_REPS (3), BENCH_ROW_LIMIT (60),
+# then from the repository root.  Environment: CORPORA, BENCH_REPS (3), BENCH_ROW_LIMIT (60),
 # BENCH_CONVERT_TEXT / BENCH_CONVERT_XML (arguments that ask vchess-convert for text or XML
 # output, when its usage cannot be read).
 
@@ -24,7 +25,8 @@ PATH="$PATH:/usr/games"
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 ROOT=$(cd "$script_dir/../.." && pwd -P)
-CORPORA="$ROOT/../shared/corpora"
+CORPORA=${CORPORA:-corpora/real}
+case $CORPORA in /*) ;; *) CORPORA="$ROOT/$CORPORA" ;; esac
 [ -d "$CORPORA" ] && CORPORA=$(cd "$CORPORA" && pwd -P)
 
 BUILD=${1:-build-bench}
@@ -220,10 +222,10 @@ echo "           gzip: $( [ -n "$GZIP" ] && "$GZIP" --version 2>/dev/null | head
 if [ -d "$CORPORA" ]; then
 	echo "corpora:   $CORPORA"
 	for f in standard/lichess-magnus-2018-2022.pgn.gz standard/pgnmentor-10-players.pgn.gz; do
-		if have_corpus "$f"; then echo "           found  $f"; else echo "           absent $f"; fi
+		if have_corpus "$f"; then echo "           found  $f"; else echo "           absent $f (make corpora)"; fi
 	done
 else
-	echo "corpora:   none ($ROOT/../shared/corpora is absent)"
+	echo "corpora:   none ($CORPORA is absent: make corpora, see corpora/MANIFEST)"
 fi
 echo "times: best of $REPS wall-clock runs in seconds, (xN) when a slow command ran only N times;"
 echo "RSS: largest peak resident set; ratio: peer time / vchess time (>1: vchess is faster)"

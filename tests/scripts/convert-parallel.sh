@@ -20,15 +20,17 @@
 #     cut), and output that fails (/dev/full), where -j 1 stops at once;
 #   - games nested deeper than the XML serialiser goes (their pieces come
 #     from the xmlTextWriter);
-#   - the archives of ../shared/corpora when present: the first 1000 games
-#     of each (FULL=1: all of them, and FEN too), skipped when absent.
+#   - the real archives of corpora/MANIFEST that make corpora put in
+#     $CORPORA: the first 1000 games of each (FULL=1: all of them, and FEN
+#     too); each one absent is skipped.
 set -u
 export LC_ALL=C
 root=$(pwd)
 T=${TMPDIR:-/tmp}/convert-parallel
 rm -rf "$T"
 mkdir -p "$T" || exit 2
-C=${SHARED:-../shared}/corpora
+C=${CORPORA:-corpora/real}
+case $C in /*) ;; *) C=$root/$C ;; esac
 full=${FULL:-0}
 
 if ! command -v vchess-convert >/dev/null 2>&1; then
@@ -151,14 +153,25 @@ EOF
 WANT=0 same deep-xml -t xml "$T/deep.pgn" "$T/deep.pgn"
 WANT=0 same deep-xml-split -t xml --split 5 -o out.xml "$T/deep.pgn"
 
-# ---- the shared corpora ----
+# ---- the real archives (corpora/MANIFEST) ----
 first_games() { # N: the first N games of standard input (N 0: all)
 	if [ "$1" = 0 ]; then cat; else awk -v n="$1" '/^\[Event /{k++} k>n{exit} {print}'; fi
 }
 n=1000
 [ "$full" = 1 ] && n=0
-for f in "$C"/standard/*.pgn.gz "$C"/variant/*.pgn.gz; do
-	b=$(basename "$f" .pgn.gz)
+if [ ! -d "$C" ]; then
+	echo "skip shared-archives # $C absent"
+	rm -rf "$T"
+	exit 0
+fi
+mapfile -t real < <(awk '!/^#/ && NF { print $1 }' "$root/corpora/MANIFEST")
+for a in "${real[@]}"; do
+	case $a in standard/*.pgn.gz | variant/*.pgn.gz) ;; *) continue ;; esac
+	f=$C/$a b=$(basename "$a" .pgn.gz)
+	if [ ! -f "$f" ]; then
+		echo "skip shared-$b # $f absent"
+		continue
+	fi
 	if [ "$full" = 1 ]; then
 		in=$f
 	else
@@ -171,15 +184,18 @@ for f in "$C"/standard/*.pgn.gz "$C"/variant/*.pgn.gz; do
 	[ "$full" = 1 ] && same "shared-$b-fen" -t fen --keep-broken "$in"
 	[ "$full" = 1 ] || rm -f "$in"
 done
-if [ ! -d "$C/standard" ] && [ ! -d "$C/variant" ]; then
-	echo "skip shared-archives # $C absent"
-fi
-edge=("$C"/edge-cases/*.pgn)
+edge=()
+for a in "${real[@]}"; do
+	case $a in edge-cases/*.pgn) ;; *) continue ;; esac
+	if [ -f "$C/$a" ]; then
+		edge+=("$C/$a")
+	else
+		echo "skip shared-edge-cases ($(basename "$a")) # $C/$a absent"
+	fi
+done
 if [ ${#edge[@]} -gt 0 ]; then
 	same shared-edge-cases-text --rejects rej.pgn "${edge[@]}"
 	same shared-edge-cases-xml -t xml --keep-broken "${edge[@]}"
-else
-	echo "skip shared-edge-cases # $C/edge-cases absent"
 fi
 rm -rf "$T"
 exit 0

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # vchess-convert --select against pgn-extract's tag selection (-t) on the
 # same orthodox games: the counts of games selected must agree.  Runs on
-# the first games of ../shared/corpora's standard archives; skips cleanly
-# when pgn-extract or the corpora are absent.
+# the first games of the standard archives of corpora/MANIFEST (in
+# $CORPORA); skips cleanly when pgn-extract or an archive is absent.
 #
 # pgn-extract compares dates by their year only (Date >= "1990.06.01"
 # selects all of 1990), so dates are compared here by year, where both
 # tools agree; vchess-convert compares whole dates (see vchess-convert(1)).
 set -u
 PATH="$PATH:/usr/games"
-C=${SHARED:-../shared}/corpora
+C=${CORPORA:-corpora/real}
 T=${TMPDIR:-/tmp}
 N=${CONVERT_GAMES:-5000}
 if ! command -v pgn-extract >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Round trips of vchess-convert on every archive of corpora/ and, when it
-# is there, of ../shared/corpora (skipped cleanly when absent):
+# Round trips of vchess-convert on every archive of corpora/ and on the real
+# archives of corpora/MANIFEST that make corpora put in $CORPORA (each one
+# absent is skipped):
 #   T1 = text(A)               canonical text, broken games kept
 #   text(T1) = T1              text -> text is idempotent after the first pass
 #   text(xml(A)) = T1          text -> XML -> text equals text -> text
@@ -11,7 +12,7 @@
 # Large archives are cut to their first CONVERT_GAMES games (default 2000) to
 # keep the test short; CONVERT_FULL=1 takes them whole (a benchmark: minutes).
 set -u
-C=${SHARED:-../shared}/corpora
+C=${CORPORA:-corpora/real}
 N=${CONVERT_GAMES:-2000}
 T=${TMPDIR:-/tmp}
 RNG=formats/xml/vchess.rng
@@ -71,19 +72,20 @@ if [ ! -d "$C" ]; then
 	echo "skip shared-corpora # $C absent"
 	exit 0
 fi
-for f in "$C"/standard/*.pgn.gz "$C"/variant/*.pgn.gz; do
-	[ -f "$f" ] || continue
-	if [ "${CONVERT_FULL:-0}" = 1 ]; then
-		roundtrip "shared/${f#"$C"/}" "$f"
+mapfile -t real < <(awk '!/^#/ && NF { print $1 }' corpora/MANIFEST)
+for a in "${real[@]}"; do
+	case $a in standard/*.pgn.gz | variant/*.pgn.gz | edge-cases/*.pgn) ;; *) continue ;; esac
+	f=$C/$a
+	if [ ! -f "$f" ]; then
+		echo "skip shared/$a # $f absent"
+	elif [ "${CONVERT_FULL:-0}" = 1 ] || [ "${a%.gz}" = "$a" ]; then
+		roundtrip "shared/$a" "$f"
 	else
 		# the first N games, cut once (reading the whole archive at every
 		# pass would take most of the time)
 		gzip -dc "$f" | awk -v n="$N" '/^\[Event /{ if (++k > n) exit } { print }' >"$T/a.pgn"
-		roundtrip "shared/${f#"$C"/} (games 1-$N)" "$T/a.pgn"
+		roundtrip "shared/$a (games 1-$N)" "$T/a.pgn"
 		rm -f "$T/a.pgn"
 	fi
-done
-for f in "$C"/edge-cases/*.pgn; do
-	[ -f "$f" ] && roundtrip "shared/${f#"$C"/}" "$f"
 done
 exit 0

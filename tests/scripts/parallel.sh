@@ -2,7 +2,7 @@
 # Scale: -j N gives byte for byte the output of -j 1, and the GNU parallel
 # recipe of vchess-validate(1) gives the summary of a single process.
 set -u
-C=${SHARED:-../shared}/corpora
+C=${CORPORA:-corpora/real} # the real archives of corpora/MANIFEST
 same_j() { # name file
 	if [ ! -f "$2" ]; then
 		echo "skip $1 # $2 absent"
@@ -52,5 +52,5 @@ recipe recipe-broken "cat corpora/chess/broken.pgn" 3
 if [ -f "$C/standard/lichess-magnus-2018-2022.pgn.gz" ]; then
 	recipe recipe-lichess "gzip -dc $C/standard/lichess-magnus-2018-2022.pgn.gz" 5000
 else
-	echo "skip recipe-lichess # absent"
+	echo "skip recipe-lichess # $C/standard/lichess-magnus-2018-2022.pgn.gz absent"
 fi

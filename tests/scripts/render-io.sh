@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The dots style against the diagrams of the Io Chess rule text
-# ($SHARED/rule-texts/004_ef79fdda42e434c5.txt):
+# The dots style against the diagrams of the Io Chess rule text ("IO Chess",
+# Mark Hedden, The Chess Variant Pages; corpora/MANIFEST names its text,
+# which make corpora puts in $CORPORA/rule-texts/004_ef79fdda42e434c5.txt):
 #  - the first diagram (the setup) and tests/data/render-io-like.yaml, a
 #    16x16 test board with the same setup but no walls: every line but the
 #    two with walls (ranks 2 and 15) must be equal; the walls themselves are
@@ -10,7 +11,7 @@
 #  - once corpora/io/ holds the sample game: after move 3 (ply 6) some game
 #    there equals the rule text's third diagram.
 set -u
-text=${SHARED:-../shared}/rule-texts/004_ef79fdda42e434c5.txt
+text=${CORPORA:-corpora/real}/rule-texts/004_ef79fdda42e434c5.txt
 if [ ! -f "$text" ]; then
 	echo "skip render-io: no $text"
 	exit 0

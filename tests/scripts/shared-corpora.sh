@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Real archives written by others (../shared/corpora, see its SOURCES.md):
-# every game must validate, plain and gzipped, and --summary must count the
-# games and plies that SOURCES.md gives.  Skips cleanly when absent.
+# Real archives written by others (corpora/MANIFEST; make corpora fetches
+# them into $CORPORA): every game must validate, plain and gzipped, and
+# --summary must count the games and plies the manifest gives.  Each check
+# skips, naming the file, when its archive is absent.
 set -u
-C=${SHARED:-../shared}/corpora
+C=${CORPORA:-corpora/real}
 check() { # name file games plies
 	local name=$1 file=$2 games=$3 plies=$4
 	if [ ! -f "$file" ]; then
@@ -31,7 +32,7 @@ for f in utf8-bom chessbase-empty-line kasparov-deep-blue-1997 molinari-bordais-
 	nepomniachtchi-liren-game1 stockfish-learning anastasian-lewis uci-moves cutechess-fischerrandom; do
 	file="$C/edge-cases/$f.pgn"
 	if [ ! -f "$file" ]; then
-		echo "skip edge-$f # absent"
+		echo "skip edge-$f # $file absent"
 		continue
 	fi
 	if out=$(vchess-validate "$file" 2>&1); then
@@ -48,7 +49,7 @@ if [ -f "$f" ]; then
 	b=$(gzip -dc "$f" | vchess-validate --summary - 2>&1)
 	if [ "$a" = "$b" ]; then echo "ok gzip-equals-plain"; else echo "not ok gzip-equals-plain"; fi
 else
-	echo "skip gzip-equals-plain # absent"
+	echo "skip gzip-equals-plain # $f absent"
 fi
 # summary lines that must appear (exit status is not checked here)
 expect() { # name file line...
@@ -69,7 +70,7 @@ expect() { # name file line...
 	fi
 }
 # crazyhouse-360: all valid but game 249, whose engine line after 4. d4
-# starts from an earlier position (SOURCES.md).  Its 23 + 45 plies are
+# starts from an earlier position (corpora/MANIFEST).  Its 23 + 45 plies are
 # counted here; python-chess's 20,237 leaves that game out.
 expect crazyhouse-360 "$C/variant/crazyhouse-360.pgn.gz" "games 360" "valid 359" \
 	"plies 19933" "variation-plies 372" "variant crazyhouse: games 360 valid 359 plies 19933"
@@ -81,7 +82,7 @@ if [ -f "$f" ]; then
 		echo "not ok crazyhouse-360-game-249: not reported at its variation"
 	fi
 else
-	echo "skip crazyhouse-360-game-249 # absent"
+	echo "skip crazyhouse-360-game-249 # $f absent"
 fi
 # lichess's other variants: Chess960, From Position and Crazyhouse replay;
 # the variants vchess does not know are reported, never guessed
@@ -94,7 +95,7 @@ for a in standard/pgnmentor-10-players.pgn.gz standard/stockfish-book-8moves.pgn
 	f="$C/$a"
 	name=schizo-$(basename "$a" .pgn.gz)
 	if [ ! -f "$f" ]; then
-		echo "skip $name # absent"
+		echo "skip $name # $f absent"
 		continue
 	fi
 	early=$(vchess-validate --force-variant schizochess "$f" 2>&1 |

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The perft suites of ../shared/corpora/perft (python-chess's examples):
+# The perft suites of python-chess's examples (corpora/MANIFEST's perft/,
+# which make corpora fetches into $CORPORA):
 # orthodox (tricky, random) and Chess960, to the node counts that keep the
 # run short; the deep ones are for make bench.  Skips when absent.
 set -u
-P=${SHARED:-../shared}/corpora/perft
+P=${CORPORA:-corpora/real}/perft
 run() { # name file max-nodes
 	if [ ! -f "$2" ]; then
 		echo "skip $1 # $2 absent"

@@ -29,8 +29,8 @@
  *    holding its right, everything between empty, and, unless the variant
  *    castles through check, the king neither attacked nor crossing an
  *    attacked square.  Drops come from reserve area 0.
- *  - SC-Chess, as its rule text gives it
- *    (../shared/rule-texts/002_9b66ee8ab609ed9a.txt), when the variant
+ *  - SC-Chess, as its rule text gives it ("SC - Chess", Kazuto Asai,
+ *    The Chess Variant Pages, 2004), when the variant
  *    switches on prisons and promotion by exchange: reserve area
  *    0 is the airfield, area 1 the prison.  A captured enemy piece goes to
  *    the captor's prison, a self-captured one to its owner's airfield; after

@@ -559,7 +559,7 @@ static void diagram_at(const char *file, int lineno, const char *variant, const 
 
 VT_TEST(rule_text_diagrams)
 {
-	/* /work/shared/rule-texts/004 (Io Chess), copied square for square */
+	/* the Io Chess rule text's diagrams (corpora/MANIFEST), copied square for square */
 	DIAGRAM("tests/data/diff-9x8.yaml", "G",
 		". . . + . + . . .\n"
 		". . . + . + . . .\n"

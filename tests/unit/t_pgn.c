@@ -6,8 +6,9 @@
  * stored move number and "/ep", "/null" for flags, "{text}" and ";text" for
  * comments, "$n", "(", ")" and "%text".  Positions are found with at(), which
  * computes the line and column of a piece of the input, so the expectations
- * say what they mean.  The corpus tests read ../shared/corpora and skip when
- * it is absent.
+ * say what they mean.  The corpus tests read the real archives of
+ * corpora/MANIFEST in $CORPORA (default corpora/real, where make corpora puts
+ * them) and each skips, naming the file, when one it reads is absent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1166,20 +1167,55 @@ VT_TEST(game_api)
 	vc_game_free(NULL);
 }
 
-/* ---- the shared corpora ---- */
+/* ---- the real archives (corpora/MANIFEST) ---- */
 
 static const char *corpora(void)
 {
-	static char path[4096];
+	const char *dir = getenv("CORPORA");
+	return dir && *dir ? dir : "corpora/real";
+}
+
+/* The files each corpus test reads, with their games and moves (-1: not checked). */
+struct corpus_file {
+	const char *file;
+	long games, moves;
+};
+
+static const struct corpus_file standard_files[] = {
+	{ "standard/lichess-magnus-2018-2022.pgn.gz", 46177, 3587537 },
+	{ "standard/pgnmentor-10-players.pgn.gz", 19820, 1626897 },
+	{ "standard/stockfish-book-8moves.pgn.gz", 34700, 34700 * 16 },
+};
+
+static const struct corpus_file edge_files[] = {
+	{ "edge-cases/anastasian-lewis.pgn", 1, -1 },
+	{ "edge-cases/antichess-programfox.pgn", 2, -1 },
+	{ "edge-cases/chessbase-empty-line.pgn", 1, -1 },
+	{ "edge-cases/cutechess-fischerrandom.pgn", 4, -1 },
+	{ "edge-cases/kasparov-deep-blue-1997.pgn", 6, -1 },
+	{ "edge-cases/knightvuillaume-jannlee-zh-lichess.pgn", 1, -1 },
+	{ "edge-cases/molinari-bordais-1979.pgn", 1, -1 },
+	{ "edge-cases/nepomniachtchi-liren-game1.pgn", 1, -1 },
+	{ "edge-cases/pgnmentor-fischer-crlf.pgn", 827, -1 },
+	{ "edge-cases/saturs-jannlee-zh-lichess.pgn", 1, -1 },
+	{ "edge-cases/stockfish-learning.pgn", 1, -1 },
+	{ "edge-cases/uci-moves.pgn", 1, -1 },
+	{ "edge-cases/utf8-bom.pgn", 2, -1 },
+	{ "variant/crazyhouse-360.pgn.gz", 360, 20309 }, /* variations' moves too */
+	{ "variant/lichess-other-variants.pgn.gz", 1068, -1 },
+};
+
+/* Stores in path the first of the n files that is not in the corpora and returns 1;
+ * returns 0 when all are there. */
+static int absent(const struct corpus_file *files, size_t n, char *path, size_t len)
+{
 	struct stat st;
-	const char *shared = getenv("SHARED");
-	if (shared && *shared) {
-		snprintf(path, sizeof path, "%s/corpora", shared);
-		if (stat(path, &st) == 0)
-			return path;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, len, "%s/%s", corpora(), files[i].file);
+		if (stat(path, &st) != 0)
+			return 1;
 	}
-	snprintf(path, sizeof path, "../shared/corpora");
-	return stat(path, &st) == 0 ? path : NULL;
+	return 0;
 }
 
 static void read_corpus(const char *file, long games, long moves, int strict)
@@ -1213,38 +1249,15 @@ static void read_corpus(const char *file, long games, long moves, int strict)
 
 VT_TEST(corpus_standard)
 {
-	read_corpus("standard/lichess-magnus-2018-2022.pgn.gz", 46177, 3587537, 0);
-	read_corpus("standard/pgnmentor-10-players.pgn.gz", 19820, 1626897, 0);
-	read_corpus("standard/stockfish-book-8moves.pgn.gz", 34700, 34700 * 16, 0);
+	for (size_t i = 0; i < VT_NELEM(standard_files); i++)
+		read_corpus(standard_files[i].file, standard_files[i].games,
+			    standard_files[i].moves, 0);
 }
 
 VT_TEST(corpus_edge_cases)
 {
-	static const struct {
-		const char *file;
-		long games;
-	} files[] = {
-		{ "anastasian-lewis.pgn", 1 },
-		{ "antichess-programfox.pgn", 2 },
-		{ "chessbase-empty-line.pgn", 1 },
-		{ "cutechess-fischerrandom.pgn", 4 },
-		{ "kasparov-deep-blue-1997.pgn", 6 },
-		{ "knightvuillaume-jannlee-zh-lichess.pgn", 1 },
-		{ "molinari-bordais-1979.pgn", 1 },
-		{ "nepomniachtchi-liren-game1.pgn", 1 },
-		{ "pgnmentor-fischer-crlf.pgn", 827 },
-		{ "saturs-jannlee-zh-lichess.pgn", 1 },
-		{ "stockfish-learning.pgn", 1 },
-		{ "uci-moves.pgn", 1 },
-		{ "utf8-bom.pgn", 2 },
-	};
-	char name[256];
-	for (size_t i = 0; i < VT_NELEM(files); i++) {
-		snprintf(name, sizeof name, "edge-cases/%s", files[i].file);
-		read_corpus(name, files[i].games, -1, 0);
-	}
-	read_corpus("variant/crazyhouse-360.pgn.gz", 360, 20309, 0);
-	read_corpus("variant/lichess-other-variants.pgn.gz", 1068, -1, 0);
+	for (size_t i = 0; i < VT_NELEM(edge_files); i++)
+		read_corpus(edge_files[i].file, edge_files[i].games, edge_files[i].moves, 0);
 }
 
 int main(void)
@@ -1273,11 +1286,18 @@ int main(void)
 	};
 	ctx = vc_ctx_new();
 	int bad = vt_run(tests, VT_NELEM(tests));
-	if (corpora()) {
-		bad |= vt_run(corpus_tests, VT_NELEM(corpus_tests));
-	} else {
-		for (size_t i = 0; i < VT_NELEM(corpus_tests); i++)
-			printf("ok %s # skip no ../shared/corpora\n", corpus_tests[i].name);
+	/* each corpus test runs when every file it reads is there */
+	char path[VT_NELEM(corpus_tests)][4200];
+	const int missing[VT_NELEM(corpus_tests)] = {
+		absent(standard_files, VT_NELEM(standard_files), path[0], sizeof path[0]),
+		absent(edge_files, VT_NELEM(edge_files), path[1], sizeof path[1]),
+	};
+	for (size_t i = 0; i < VT_NELEM(corpus_tests); i++) {
+		if (missing[i])
+			printf("ok %s # skip %s absent (make corpora)\n", corpus_tests[i].name,
+			       path[i]);
+		else
+			bad |= vt_run(&corpus_tests[i], 1);
 	}
 	vc_ctx_free(ctx);
 	return bad;
