@@ -25,19 +25,6 @@
  * '=': east (next square), south (below), south-east, south-west. */
 static const char two_marks[] = ">|\\<";
 
-static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fen_err(struct vc_ctx *ctx, const char *fen, const char *at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vc_vemit(ctx, VC_SEV_ERROR, "fen-invalid", NULL, 0, at ? (long)(at - fen) + 1 : 0, NULL,
-		 fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* reads a piece symbol: a letter, or (XY) for a multi-letter one; colour
  * from the case.  Returns the type or -1. */
 static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
@@ -122,325 +109,377 @@ static int read_count(const char **s, long lo, long hi, long *out)
 	return 1;
 }
 
-vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const char *fen)
-{
-	const struct vc_variant *v = out->v;
-	struct vc_position *p = vc_calloc(1, sizeof *p);
-	const char *s = fen;
+/* A position string being read: the position it fills, where reading
+ * stands, and what the fields read so far leave for later ones. */
+struct fen_in {
+	struct vc_ctx *ctx;
+	const char *fen; /* the whole string: an error gives its column in it */
+	const char *s;   /* the next character to read */
+	const struct vc_variant *v;
+	struct vc_position *p;
+	int r, f; /* the rank being read, and the file of its next square */
 	/* two-square pieces whose other square is still to come */
 	struct {
 		int partner, dir;
 		uint8_t code, flags;
 		const char *at;
 	} pend[VC_MAXTWO];
-	int npend = 0;
-	if (!p)
-		return VC_FATAL;
-	p->v = v;
-	vc_pos_clear(p);
-	while (*s == ' ')
-		s++;
-	/* board */
-	for (int r = v->ranks - 1; r >= 0; r--) {
-		int f = 0;
-		while (*s && *s != '/' && *s != ' ' && *s != '[') {
-			if (isdigit((unsigned char)*s)) {
-				const char *at = s;
-				int n = 0;
-				while (isdigit((unsigned char)*s)) {
-					n = n * 10 + (*s++ - '0');
-					if (n > VC_MAXF)
-						n = VC_MAXF + 1; /* too many for any board: no overflow */
-				}
-				if (n == 0 || f + n > v->files) {
-					fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
-					goto bad;
-				}
-				f += n;
-				continue;
-			}
-			const char *at = s;
-			int neutral = 0, color;
-			char sn[8];
-			if (*s == '=') {
-				/* the other square of a two-square piece written before */
-				int sq = vc_sq(v->files, f, r), k;
-				for (k = 0; k < npend; k++)
-					if (pend[k].partner == sq)
-						break;
-				vc_square_name(v, sq, sn);
-				if (f >= v->files) {
-					fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1,
-						v->files);
-					goto bad;
-				}
-				if (k == npend) {
-					fen_err(ctx, fen, at,
-						"'=' on %s is not the other square of a two-square piece", sn);
-					goto bad;
-				}
-				if (p->npl[vc_code_color(pend[k].code)] >= VC_MAXPL) {
-					fen_err(ctx, fen, at, "too many pieces");
-					goto bad;
-				}
-				vc_pos_put(p, sq, pend[k].code,
-					   (uint8_t)(pend[k].flags |
-						     vc_link_flags(vc_link_opposite(pend[k].dir))));
-				pend[k] = pend[--npend];
-				s++;
-				f++;
-				continue;
-			}
-			if (*s == '*') {
-				neutral = 1;
-				s++;
-			}
-			int t = read_symbol(v, &s, &color);
-			if (t < 0) {
-				fen_err(ctx, fen, at, "unknown piece '%.*s' in the position string",
-					*at == '(' ? (int)(strcspn(at, ")") + 1) : 1 + neutral, at);
-				goto bad;
-			}
-			if (f >= v->files) {
-				fen_err(ctx, fen, at, "rank %d is longer than %d files", r + 1, v->files);
-				goto bad;
-			}
-			int sq = vc_sq(v->files, f, r), dir = 0;
-			const char *mk = strchr(two_marks, *s);
-			if (!(v->types[t].props & VC_P_TWOSQUARE)) {
-				if (*s && mk) {
-					fen_err(ctx, fen, s,
-						"'%c' after '%.*s': only a two-square piece has a mark", *s,
-						(int)(s - at), at);
-					goto bad;
-				}
-			} else {
-				/* the first square of a two-square piece, and a mark pointing to
-				 * its other square, which comes later in the string */
-				static const int8_t md[4][2] = { { 1, 0 }, { 0, -1 }, { 1, -1 }, { -1, -1 } };
-				if (!*s || !mk) {
-					fen_err(ctx, fen, s,
-						"'%.*s' is a two-square piece: a mark (%s) must say where its "
-						"other square is",
-						(int)(s - at), at, two_marks);
-					goto bad;
-				}
-				int k = (int)(mk - two_marks);
-				int pf = f + md[k][0], pr = r + md[k][1];
-				vc_square_name(v, sq, sn);
-				if (pf < 0 || pf >= v->files || pr < 0) {
-					fen_err(ctx, fen, s, "the other square of the piece on %s is off the board",
-						sn);
-					goto bad;
-				}
-				if (md[k][0] && md[k][1] && !(v->types[t].props & VC_P_DIAGSTANCE)) {
-					fen_err(ctx, fen, s,
-						"the piece on %s stands on two orthogonally adjacent squares, "
-						"not diagonally",
-						sn);
-					goto bad;
-				}
-				if (neutral || npend >= VC_MAXTWO || p->ntwo[color] >= VC_MAXTWO) {
-					fen_err(ctx, fen, at,
-						neutral ? "a two-square piece cannot be neutral"
-							: "too many two-square pieces");
-					goto bad;
-				}
-				dir = vc_link_dir(md[k][0], md[k][1]);
-				pend[npend].partner = vc_sq(v->files, pf, pr);
-				pend[npend].dir = dir;
-				pend[npend].at = at;
-				s++;
-			}
-			uint8_t flags = 0;
-			while (*s == '~' || *s == '!') {
-				flags |= *s == '~' ? VC_SQF_PROMOTED : VC_SQF_DEAD;
-				s++;
-			}
-			if (p->npl[neutral ? VC_NEUTRAL : color] >= VC_MAXPL) {
-				fen_err(ctx, fen, at, "too many pieces");
-				goto bad;
-			}
-			uint8_t code = vc_code(t, neutral ? VC_NEUTRAL : color);
-			if (dir) {
-				pend[npend].code = code;
-				pend[npend].flags = flags;
-				npend++;
-				flags |= vc_link_flags(dir);
-			}
-			vc_pos_put(p, sq, code, flags);
-			f++;
-		}
-		if (f != v->files) {
-			fen_err(ctx, fen, s, "rank %d has %d files, not %d", r + 1, f, v->files);
-			goto bad;
-		}
-		if (r > 0) {
-			if (*s != '/') {
-				fen_err(ctx, fen, s, "expected '/' after rank %d", r + 1);
-				goto bad;
-			}
-			s++;
-		}
+	int npend;
+	/* castling rights are read once the ply count is known: where a
+	 * partner stands may depend on the board transformations done so far */
+	const char *castle_field;
+};
+
+static int fen_err(const struct fen_in *in, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fen_err(const struct fen_in *in, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vc_vemit(in->ctx, VC_SEV_ERROR, "fen-invalid", NULL, 0, at ? (long)(at - in->fen) + 1 : 0,
+		 NULL, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void skip_spaces(struct fen_in *in)
+{
+	while (*in->s == ' ')
+		in->s++;
+}
+
+/* a run of empty squares: a number */
+static int read_empty(struct fen_in *in)
+{
+	const char *at = in->s;
+	int n = 0;
+	while (isdigit((unsigned char)*in->s)) {
+		n = n * 10 + (*in->s++ - '0');
+		if (n > VC_MAXF)
+			n = VC_MAXF + 1; /* too many for any board: no overflow */
 	}
-	if (npend) {
+	if (n == 0 || in->f + n > in->v->files)
+		return fen_err(in, at, "rank %d is longer than %d files", in->r + 1, in->v->files);
+	in->f += n;
+	return 0;
+}
+
+/* '=': the other square of a two-square piece written before */
+static int read_other_square(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	struct vc_position *p = in->p;
+	const char *at = in->s;
+	char sn[8];
+	int sq = vc_sq(v->files, in->f, in->r), k;
+	for (k = 0; k < in->npend; k++)
+		if (in->pend[k].partner == sq)
+			break;
+	vc_square_name(v, sq, sn);
+	if (in->f >= v->files)
+		return fen_err(in, at, "rank %d is longer than %d files", in->r + 1, v->files);
+	if (k == in->npend)
+		return fen_err(in, at, "'=' on %s is not the other square of a two-square piece", sn);
+	if (p->npl[vc_code_color(in->pend[k].code)] >= VC_MAXPL)
+		return fen_err(in, at, "too many pieces");
+	vc_pos_put(p, sq, in->pend[k].code,
+		   (uint8_t)(in->pend[k].flags | vc_link_flags(vc_link_opposite(in->pend[k].dir))));
+	in->pend[k] = in->pend[--in->npend];
+	in->s++;
+	in->f++;
+	return 0;
+}
+
+/* The mark after the symbol of a two-square piece of type t (at 'at'), on
+ * its first square: it points to the other square, which comes later in
+ * the string and is noted as pending.  *dir gets the direction. */
+static int read_two_mark(struct fen_in *in, int t, const char *at, int neutral, int color,
+			 int *dir)
+{
+	static const int8_t md[4][2] = { { 1, 0 }, { 0, -1 }, { 1, -1 }, { -1, -1 } };
+	const struct vc_variant *v = in->v;
+	const char *s = in->s, *mk = strchr(two_marks, *s);
+	char sn[8];
+	if (!*s || !mk)
+		return fen_err(in, s,
+			       "'%.*s' is a two-square piece: a mark (%s) must say where its "
+			       "other square is",
+			       (int)(s - at), at, two_marks);
+	int k = (int)(mk - two_marks);
+	int pf = in->f + md[k][0], pr = in->r + md[k][1];
+	vc_square_name(v, vc_sq(v->files, in->f, in->r), sn);
+	if (pf < 0 || pf >= v->files || pr < 0)
+		return fen_err(in, s, "the other square of the piece on %s is off the board", sn);
+	if (md[k][0] && md[k][1] && !(v->types[t].props & VC_P_DIAGSTANCE))
+		return fen_err(in, s,
+			       "the piece on %s stands on two orthogonally adjacent squares, "
+			       "not diagonally",
+			       sn);
+	if (neutral || in->npend >= VC_MAXTWO || in->p->ntwo[color] >= VC_MAXTWO)
+		return fen_err(in, at,
+			       neutral ? "a two-square piece cannot be neutral"
+				       : "too many two-square pieces");
+	*dir = vc_link_dir(md[k][0], md[k][1]);
+	in->pend[in->npend].partner = vc_sq(v->files, pf, pr);
+	in->pend[in->npend].dir = *dir;
+	in->pend[in->npend].at = at;
+	in->s++;
+	return 0;
+}
+
+/* a piece: '*' for a neutral one, its symbol, a two-square piece's mark,
+ * then '~' (promoted) and '!' (dead) */
+static int read_board_piece(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	struct vc_position *p = in->p;
+	const char *at = in->s;
+	int neutral = 0, color, dir = 0;
+	if (*in->s == '*') {
+		neutral = 1;
+		in->s++;
+	}
+	int t = read_symbol(v, &in->s, &color);
+	if (t < 0)
+		return fen_err(in, at, "unknown piece '%.*s' in the position string",
+			       *at == '(' ? (int)(strcspn(at, ")") + 1) : 1 + neutral, at);
+	if (in->f >= v->files)
+		return fen_err(in, at, "rank %d is longer than %d files", in->r + 1, v->files);
+	int sq = vc_sq(v->files, in->f, in->r);
+	if (!(v->types[t].props & VC_P_TWOSQUARE)) {
+		if (*in->s && strchr(two_marks, *in->s))
+			return fen_err(in, in->s,
+				       "'%c' after '%.*s': only a two-square piece has a mark",
+				       *in->s, (int)(in->s - at), at);
+	} else if (read_two_mark(in, t, at, neutral, color, &dir))
+		return -1;
+	uint8_t flags = 0;
+	while (*in->s == '~' || *in->s == '!') {
+		flags |= *in->s == '~' ? VC_SQF_PROMOTED : VC_SQF_DEAD;
+		in->s++;
+	}
+	if (p->npl[neutral ? VC_NEUTRAL : color] >= VC_MAXPL)
+		return fen_err(in, at, "too many pieces");
+	uint8_t code = vc_code(t, neutral ? VC_NEUTRAL : color);
+	if (dir) {
+		in->pend[in->npend].code = code;
+		in->pend[in->npend].flags = flags;
+		in->npend++;
+		flags |= vc_link_flags(dir);
+	}
+	vc_pos_put(p, sq, code, flags);
+	in->f++;
+	return 0;
+}
+
+/* one rank, and the '/' after it but the last */
+static int read_rank(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	in->f = 0;
+	while (*in->s && *in->s != '/' && *in->s != ' ' && *in->s != '[') {
+		int rc;
+		if (isdigit((unsigned char)*in->s))
+			rc = read_empty(in);
+		else if (*in->s == '=')
+			rc = read_other_square(in);
+		else
+			rc = read_board_piece(in);
+		if (rc)
+			return -1;
+	}
+	if (in->f != v->files)
+		return fen_err(in, in->s, "rank %d has %d files, not %d", in->r + 1, in->f, v->files);
+	if (in->r > 0) {
+		if (*in->s != '/')
+			return fen_err(in, in->s, "expected '/' after rank %d", in->r + 1);
+		in->s++;
+	}
+	return 0;
+}
+
+/* the board, rank by rank from the top; every two-square piece with both
+ * its squares */
+static int read_board(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	for (in->r = v->ranks - 1; in->r >= 0; in->r--)
+		if (read_rank(in))
+			return -1;
+	if (in->npend) {
 		char a[8], b[8];
-		int sq = (int)(pend[0].partner - vc_link_dx(pend[0].dir) -
-			       vc_link_dy(pend[0].dir) * v->files);
+		int sq = (int)(in->pend[0].partner - vc_link_dx(in->pend[0].dir) -
+			       vc_link_dy(in->pend[0].dir) * v->files);
 		vc_square_name(v, sq, a);
-		vc_square_name(v, pend[0].partner, b);
-		fen_err(ctx, fen, pend[0].at,
-			"the two-square piece on %s needs '=' on its other square, %s", a, b);
-		goto bad;
+		vc_square_name(v, in->pend[0].partner, b);
+		return fen_err(in, in->pend[0].at,
+			       "the two-square piece on %s needs '=' on its other square, %s", a, b);
 	}
-	/* a hand written as a ninth rank ("/Qn"), as some crazyhouse strings do */
-	if (*s == '/' && v->nreserve > 0) {
-		s++;
-		while (*s && *s != ' ') {
-			const char *at = s;
-			int color;
-			int t = read_symbol(v, &s, &color);
-			if (t < 0) {
-				fen_err(ctx, fen, at, "unknown piece '%c' in a reserve", *at);
-				goto bad;
-			}
-			if (p->res[color][0][t] == 255) {
-				fen_err(ctx, fen, at, "more than 255 pieces of one kind in a reserve");
-				goto bad;
-			}
-			p->res[color][0][t]++;
-		}
+	return 0;
+}
+
+/* a hand written as a ninth rank ("/Qn"), as some crazyhouse strings do */
+static int read_hand_rank(struct fen_in *in)
+{
+	struct vc_position *p = in->p;
+	if (*in->s != '/' || in->v->nreserve <= 0)
+		return 0;
+	in->s++;
+	while (*in->s && *in->s != ' ') {
+		const char *at = in->s;
+		int color;
+		int t = read_symbol(in->v, &in->s, &color);
+		if (t < 0)
+			return fen_err(in, at, "unknown piece '%c' in a reserve", *at);
+		if (p->res[color][0][t] == 255)
+			return fen_err(in, at, "more than 255 pieces of one kind in a reserve");
+		p->res[color][0][t]++;
 	}
-	/* reserves: one bracket per declared area */
-	for (int area = 0; *s == '['; area++) {
-		const char *open = s++;
-		if (area >= v->nreserve && v->nreserve > 0) {
-			fen_err(ctx, fen, open, "this variant has %d reserve area%s", v->nreserve,
-				v->nreserve == 1 ? "" : "s");
-			goto bad;
-		}
-		while (*s && *s != ']') {
-			const char *at = s;
+	return 0;
+}
+
+/* reserves: one bracket per declared area */
+static int read_reserves(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	struct vc_position *p = in->p;
+	for (int area = 0; *in->s == '['; area++) {
+		const char *open = in->s++;
+		if (area >= v->nreserve && v->nreserve > 0)
+			return fen_err(in, open, "this variant has %d reserve area%s", v->nreserve,
+				       v->nreserve == 1 ? "" : "s");
+		while (*in->s && *in->s != ']') {
+			const char *at = in->s;
 			int color;
-			int t = read_symbol(v, &s, &color);
-			if (t < 0) {
-				fen_err(ctx, fen, at, "unknown piece '%c' in a reserve", *at);
-				goto bad;
-			}
+			int t = read_symbol(v, &in->s, &color);
+			if (t < 0)
+				return fen_err(in, at, "unknown piece '%c' in a reserve", *at);
 			if (v->nreserve == 0)
 				continue; /* a variant without reserves reads "[]" and ignores it */
 			/* a prison's letters give its prisoners' colour: it is the
 			 * other side's prison */
 			int owner = v->reserve[area].enemy ? color ^ 1 : color;
-			if (p->res[owner][area][t] == 255) {
-				fen_err(ctx, fen, at, "more than 255 pieces of one kind in a reserve");
-				goto bad;
-			}
+			if (p->res[owner][area][t] == 255)
+				return fen_err(in, at, "more than 255 pieces of one kind in a reserve");
 			p->res[owner][area][t]++;
 		}
-		if (*s != ']') {
-			fen_err(ctx, fen, open, "reserve '[' is never closed");
-			goto bad;
-		}
-		s++;
+		if (*in->s != ']')
+			return fen_err(in, open, "reserve '[' is never closed");
+		in->s++;
 	}
-	/* the rest are optional, defaults w - - 0 1 */
-	while (*s == ' ')
-		s++;
-	if (*s) {
-		if (*s == 'w' || *s == 'W')
-			p->side = VC_WHITE;
-		else if (*s == 'b' || *s == 'B')
-			p->side = VC_BLACK;
-		else {
-			fen_err(ctx, fen, s, "side to move must be 'w' or 'b'");
-			goto bad;
-		}
-		s++;
+	return 0;
+}
+
+/* The fields after the board are optional, defaults w - - 0 1. */
+
+static int read_side(struct fen_in *in)
+{
+	skip_spaces(in);
+	if (!*in->s)
+		return 0;
+	if (*in->s == 'w' || *in->s == 'W')
+		in->p->side = VC_WHITE;
+	else if (*in->s == 'b' || *in->s == 'B')
+		in->p->side = VC_BLACK;
+	else
+		return fen_err(in, in->s, "side to move must be 'w' or 'b'");
+	in->s++;
+	return 0;
+}
+
+/* the castling field, only noted here: see read_castling */
+static void skip_castling(struct fen_in *in)
+{
+	skip_spaces(in);
+	if (!*in->s)
+		return;
+	if (*in->s == '-') {
+		in->s++;
+		return;
 	}
-	while (*s == ' ')
-		s++;
-	/* castling rights are read once the ply count is known: where a
-	 * partner stands may depend on the board transformations done so far */
-	const char *castle_field = NULL;
-	if (*s) {
-		if (*s == '-')
-			s++;
-		else {
-			castle_field = s;
-			while (*s && *s != ' ')
-				s++;
-		}
+	in->castle_field = in->s;
+	while (*in->s && *in->s != ' ')
+		in->s++;
+}
+
+/* en-passant targets, separated by commas, and the victim they mean */
+static int read_ep(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	struct vc_position *p = in->p;
+	skip_spaces(in);
+	if (!*in->s)
+		return 0;
+	if (*in->s == '-') {
+		in->s++;
+		return 0;
 	}
-	while (*s == ' ')
-		s++;
-	if (*s) {
-		if (*s == '-')
-			s++;
-		else {
-			while (*s && *s != ' ') {
-				const char *at = s;
-				int used;
-				int sq = vc_square_parse(v, s, &used);
-				if (sq < 0 || p->nep >= VC_MAXEP) {
-					fen_err(ctx, fen, at, "bad en-passant square '%.*s'",
-						(int)strcspn(at, " ,"), at);
-					goto bad;
-				}
-				p->ep[p->nep++] = (int16_t)sq;
-				s += used;
-				if (*s == ',')
-					s++;
-			}
-			/* the victim stands one step beyond the target nearest to it */
-			int dir = p->side == VC_WHITE ? -1 : 1;
-			int near = p->ep[0];
-			for (int i = 1; i < p->nep; i++)
-				if ((p->ep[i] / v->files - near / v->files) * dir > 0)
-					near = p->ep[i];
-			int vr = near / v->files + dir;
-			p->epvictim = (int16_t)(vr >= 0 && vr < v->ranks ? near + dir * v->files : -1);
-		}
+	while (*in->s && *in->s != ' ') {
+		const char *at = in->s;
+		int used;
+		int sq = vc_square_parse(v, in->s, &used);
+		if (sq < 0 || p->nep >= VC_MAXEP)
+			return fen_err(in, at, "bad en-passant square '%.*s'",
+				       (int)strcspn(at, " ,"), at);
+		p->ep[p->nep++] = (int16_t)sq;
+		in->s += used;
+		if (*in->s == ',')
+			in->s++;
 	}
-	while (*s == ' ')
-		s++;
+	/* the victim stands one step beyond the target nearest to it */
+	int dir = p->side == VC_WHITE ? -1 : 1;
+	int near = p->ep[0];
+	for (int i = 1; i < p->nep; i++)
+		if ((p->ep[i] / v->files - near / v->files) * dir > 0)
+			near = p->ep[i];
+	int vr = near / v->files + dir;
+	p->epvictim = (int16_t)(vr >= 0 && vr < v->ranks ? near + dir * v->files : -1);
+	return 0;
+}
+
+/* the half-move clock, the move number, an optional "ply N" (plies already
+ * played, for scheduled transformations), and nothing after them */
+static int read_counters(struct fen_in *in)
+{
+	struct vc_position *p = in->p;
 	long num;
-	if (*s) {
-		if (!read_count(&s, 0, 100000000, &num)) {
-			fen_err(ctx, fen, s, "half-move clock must be a number from 0 to 100000000");
-			goto bad;
-		}
+	skip_spaces(in);
+	if (*in->s) {
+		if (!read_count(&in->s, 0, 100000000, &num))
+			return fen_err(in, in->s,
+				       "half-move clock must be a number from 0 to 100000000");
 		p->halfmove = (int32_t)num;
 	}
-	while (*s == ' ')
-		s++;
-	if (*s) {
-		if (!read_count(&s, 1, 100000000, &num)) {
-			fen_err(ctx, fen, s, "move number must be a positive number");
-			goto bad;
-		}
+	skip_spaces(in);
+	if (*in->s) {
+		if (!read_count(&in->s, 1, 100000000, &num))
+			return fen_err(in, in->s, "move number must be a positive number");
 		p->fullmove = (int32_t)num;
 	}
 	p->ply = 2L * (p->fullmove - 1) + p->side;
-	while (*s == ' ')
-		s++;
-	/* optional "ply N": plies already played, for scheduled transformations */
-	if (!strncmp(s, "ply ", 4)) {
-		const char *at = s;
-		s += 4;
-		if (!read_count(&s, 0, 1000000000, &num)) {
-			fen_err(ctx, fen, at, "'ply' needs a number from 0 to 1000000000");
-			goto bad;
-		}
+	skip_spaces(in);
+	if (!strncmp(in->s, "ply ", 4)) {
+		const char *at = in->s;
+		in->s += 4;
+		if (!read_count(&in->s, 0, 1000000000, &num))
+			return fen_err(in, at, "'ply' needs a number from 0 to 1000000000");
 		p->ply = num;
-		while (*s == ' ')
-			s++;
+		skip_spaces(in);
 	}
-	if (*s) {
-		fen_err(ctx, fen, s, "unexpected text '%s' at the end of the position string", s);
-		goto bad;
-	}
-	for (const char *cs = castle_field; cs && *cs && *cs != ' ';) {
+	if (*in->s)
+		return fen_err(in, in->s, "unexpected text '%s' at the end of the position string",
+			       in->s);
+	return 0;
+}
+
+/* The castling field noted by skip_castling: the variant's letters, or
+ * Shredder / X-FEN file letters. */
+static int read_castling(struct fen_in *in)
+{
+	const struct vc_variant *v = in->v;
+	struct vc_position *p = in->p;
+	for (const char *cs = in->castle_field; cs && *cs && *cs != ' ';) {
 		const char *at = cs;
 		char c = *cs++;
 		int side = isupper((unsigned char)c) ? VC_WHITE : VC_BLACK;
@@ -452,8 +491,8 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
 		} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
-			/* Shredder / X-FEN file letter: the partner on that file of
-			 * the king's rank, on the side it stands */
+			/* a file letter: the partner on that file of the king's
+			 * rank, on the side it stands */
 			int kf = p->king[side] % v->files, f = uc - 'A';
 			for (int i = 0; i < v->ncastle; i++)
 				if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
@@ -461,14 +500,19 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 					found = i;
 			psq = vc_sq(v->files, f, p->king[side] / v->files);
 		}
-		if (found < 0) {
-			fen_err(ctx, fen, at, "unknown castling right '%c'", c);
-			goto bad;
-		}
+		if (found < 0)
+			return fen_err(in, at, "unknown castling right '%c'", c);
 		if (psq >= 0)
 			p->castle[side][found] = (int16_t)psq;
 	}
-	/* castling rights must name a partner that stands there */
+	return 0;
+}
+
+/* castling rights must name a partner that stands there: a right without
+ * its pieces is void */
+static void void_lost_rights(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
 	for (int c = 0; c < 2; c++)
 		for (int i = 0; i < v->ncastle; i++) {
 			int sq = p->castle[c][i];
@@ -477,37 +521,56 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0 ||
 			    (v->castle_partners &&
 			     !(v->castle_partners >> vc_code_type(p->board[sq]) & 1)))
-				p->castle[c][i] = -1; /* a right without its pieces is void */
+				p->castle[c][i] = -1;
 		}
-	if (v->rules & VC_R_KIRBY_DEATH)
+}
+
+/* en-passant targets no legal capture can use are dropped, as the writer
+ * drops them: a string and what it reads to hash alike */
+static void drop_idle_ep(struct vc_position *p)
+{
+	if (!p->nep)
+		return;
+	static __thread vc_move mv[VC_MAX_MOVES * 4];
+	int nm = vc_gen_legal(p, mv), any = 0;
+	for (int i = 0; i < nm && !any; i++)
+		any = (mv[i].flags & VC_MF_EP) != 0;
+	if (!any) {
+		p->nep = 0;
+		p->epvictim = -1;
+		p->hash = vc_pos_compute_hash(p);
+	}
+}
+
+/* Reads the fields in their order into a scratch position, so that out is
+ * untouched by a string that does not read. */
+vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const char *fen)
+{
+	struct fen_in in = { .ctx = ctx, .fen = fen, .s = fen, .v = out->v };
+	struct vc_position *p = vc_calloc(1, sizeof *p);
+	if (!p)
+		return VC_FATAL;
+	in.p = p;
+	p->v = out->v;
+	vc_pos_clear(p);
+	skip_spaces(&in);
+	if (read_board(&in) || read_hand_rank(&in) || read_reserves(&in) || read_side(&in)) {
+		free(p);
+		return VC_FAILED;
+	}
+	skip_castling(&in);
+	if (read_ep(&in) || read_counters(&in) || read_castling(&in)) {
+		free(p);
+		return VC_FAILED;
+	}
+	void_lost_rights(p);
+	if (p->v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, NULL); /* a position set up in that state starts so */
 	p->hash = vc_pos_compute_hash(p);
-	{
-		struct vc_undo *u = out->undo;
-		int cap = out->capundo;
-		memcpy(out, p, sizeof *p);
-		out->undo = u;
-		out->capundo = cap;
-		out->nundo = 0;
-	}
+	vc_position_copy(out, p);
 	free(p);
-	/* en-passant targets no legal capture can use are dropped, as the
-	 * writer drops them: a string and what it reads to hash alike */
-	if (out->nep) {
-		static __thread vc_move mv[VC_MAX_MOVES * 4];
-		int nm = vc_gen_legal(out, mv), any = 0;
-		for (int i = 0; i < nm && !any; i++)
-			any = (mv[i].flags & VC_MF_EP) != 0;
-		if (!any) {
-			out->nep = 0;
-			out->epvictim = -1;
-			out->hash = vc_pos_compute_hash(out);
-		}
-	}
+	drop_idle_ep(out);
 	return VC_OK;
-bad:
-	free(p);
-	return VC_FAILED;
 }
 
 static size_t put_symbol(const struct vc_variant *v, int t, int color, char *b)

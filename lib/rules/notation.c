@@ -59,15 +59,25 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 
 /* ---- reading ---- */
 
+static int vfail(const char **code, const char *c, char *msg, size_t n, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 5, 0)));
+
+static int vfail(const char **code, const char *c, char *msg, size_t n, const char *fmt,
+		 va_list ap)
+{
+	*code = c;
+	vsnprintf(msg, n, fmt, ap);
+	return -1;
+}
+
 static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 static int fail(const char **code, const char *c, char *msg, size_t n, const char *fmt, ...)
 {
 	va_list ap;
-	*code = c;
 	va_start(ap, fmt);
-	vsnprintf(msg, n, fmt, ap);
+	vfail(code, c, msg, n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -228,131 +238,148 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 	return vc_san_parse_general(v, text, len, m, code, msg, n);
 }
 
-int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
-			 struct vc_san *m, const char **code, char *msg, size_t n)
-{
+/* A move being read by the general reader: the text as given, without its
+ * marks (messages quote it), a copy of that to work on, and where a
+ * failure is said. */
+struct san_in {
+	const struct vc_variant *v;
+	const char *text;
+	size_t len;
 	char b[80];
-	memset(m, 0, sizeof *m);
-	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
-	m->xsrc = m->from2 = m->to2 = -1;
-	if (len == 0 || len >= sizeof b)
-		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
-			    text);
-	memcpy(b, text, len);
-	b[len] = 0;
-	/* check and mate marks, and any annotation glued on */
-	while (len > 0 && strchr("+#!?", b[len - 1])) {
-		if (b[len - 1] == '#')
-			m->check = 2;
-		else if (b[len - 1] == '+' && m->check == 0)
-			m->check = 1;
-		b[--len] = 0;
-	}
-	if (len == 0)
-		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
-	/* castling */
-	{
-		int k = 0, os = 0;
-		while (b[k] == 'O' || b[k] == '0' || b[k] == 'o') {
-			os++;
+	const char **code;
+	char *msg;
+	size_t n;
+};
+
+static int in_fail(struct san_in *in, const char *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int in_fail(struct san_in *in, const char *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(in->code, c, in->msg, in->n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* castling: O-O or O-O-O, with O, o or 0; 1 if it is that */
+static int read_castle(const char *b, struct vc_san *m)
+{
+	int k = 0, os = 0;
+	while (b[k] == 'O' || b[k] == '0' || b[k] == 'o') {
+		os++;
+		k++;
+		if (b[k] == '-')
 			k++;
-			if (b[k] == '-')
-				k++;
-			else
-				break;
-		}
-		if (os >= 2 && os <= 3 && b[k] == 0 && b[k - 1] != '-') {
-			m->castle = os == 2 ? 1 : 2;
-			return 0;
-		}
+		else
+			break;
 	}
-	/* two-square piece: "W a2b2-a3b3", also without the space or the
-	 * symbol ("a2b2a3b3", as coordinates write it) */
-	{
-		int run = 0, k = 0;
-		while (isupper((unsigned char)b[run]))
-			run++;
-		if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
-			run--;
-		if (run > 0)
-			k = symbol_prefix(v, b, run);
-		int two = k > 0 && k == run &&
-			  (v->types[vc_type_by_symbol(v, b, (size_t)k)].props & VC_P_TWOSQUARE);
-		const char *q = b + (k == run ? k : 0);
-		int squares[5], ns = 0, bad = 0, cap = 0, sq, used;
-		char *space = strchr(b, ' ');
-		if (space && !two && (k != space - b || k == 0))
-			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
-		while (*q == ' ')
-			q++;
-		while (*q && ns < 5 && !bad) {
-			if (*q == '-' || *q == 'x' || *q == ':' || *q == ' ') {
-				cap |= *q == 'x' || *q == ':';
-				q++;
-				continue;
-			}
-			used = read_square(v, q, &sq);
-			if (!used)
-				bad = 1;
-			else {
-				if (sq == -2)
-					return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
-						    (int)len, text);
-				squares[ns++] = sq;
-				q += used;
-			}
-		}
-		if (!bad && !*q && ns == 4 && (two || k == 0 || space)) {
-			m->piece = k > 0 ? vc_type_by_symbol(v, b, (size_t)k) : -1;
-			m->wall = 1;
-			m->capture_mark = cap;
-			m->from_sq = squares[0];
-			m->from2 = squares[1];
-			m->to = squares[2];
-			m->to2 = squares[3];
-			return 0;
-		}
-		if (two || space)
-			return fail(code, "move-syntax", msg, n,
-				    "a two-square move is written 'W a2b2-a3b3', not '%s'", b);
+	if (os >= 2 && os <= 3 && b[k] == 0 && b[k - 1] != '-') {
+		m->castle = os == 2 ? 1 : 2;
+		return 1;
 	}
-	/* drops */
-	char *at = strpbrk(b, "@*");
-	if (at) {
-		int k = (int)(at - b);
-		m->drop = 1;
-		if (k > 0) {
-			int p = symbol_prefix(v, b, k);
-			if (p != k)
-				return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'",
-					    k, b, b);
-			m->piece = vc_type_by_symbol(v, b, (size_t)k);
-		}
-		int sq, used = read_square(v, at + 1, &sq);
-		if (!used || at[1 + used])
-			return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
-		if (sq == -2)
-			return fail(code, "move-offboard", msg, n, "'%s' is off the board", b);
-		m->to = sq;
-		return 0;
-	}
-	/* piece symbol: the longest run of capitals that names a piece; a
-	 * capital that is a file alias followed by a digit starts a square */
+	return 0;
+}
+
+/* the run of capitals at the start of b that may be a piece symbol: a
+ * capital that is a file alias followed by a digit starts a square */
+static int capital_run(const struct vc_variant *v, const char *b)
+{
 	int run = 0;
 	while (isupper((unsigned char)b[run]))
 		run++;
 	if (run > 0 && isdigit((unsigned char)b[run]) && is_file_alias(v, b[run - 1]))
 		run--;
-	int k = symbol_prefix(v, b, run);
-	if (run > 0 && k == 0)
-		return fail(code, "move-unknown-piece", msg, n, "unknown piece '%.*s' in '%s'", run, b,
-			    b);
-	if (k > 0)
+	return run;
+}
+
+/* A two-square piece's move: "W a2b2-a3b3", also without the space or the
+ * symbol ("a2b2a3b3", as coordinates write it).  1 if it is one, 0 if the
+ * text is something else, -1 when it fails. */
+static int read_two_move(struct san_in *in, struct vc_san *m)
+{
+	const struct vc_variant *v = in->v;
+	const char *b = in->b;
+	int run = capital_run(v, b), k = 0;
+	if (run > 0)
+		k = symbol_prefix(v, b, run);
+	int two = k > 0 && k == run &&
+		  (v->types[vc_type_by_symbol(v, b, (size_t)k)].props & VC_P_TWOSQUARE);
+	const char *q = b + (k == run ? k : 0);
+	int squares[5], ns = 0, bad = 0, cap = 0, sq, used;
+	const char *space = strchr(b, ' ');
+	if (space && !two && (k != space - b || k == 0))
+		return in_fail(in, "move-syntax", "'%s' is not a move", b);
+	while (*q == ' ')
+		q++;
+	while (*q && ns < 5 && !bad) {
+		if (*q == '-' || *q == 'x' || *q == ':' || *q == ' ') {
+			cap |= *q == 'x' || *q == ':';
+			q++;
+			continue;
+		}
+		used = read_square(v, q, &sq);
+		if (!used)
+			bad = 1;
+		else {
+			if (sq == -2)
+				return in_fail(in, "move-offboard", "'%.*s' is off the board",
+					       (int)in->len, in->text);
+			squares[ns++] = sq;
+			q += used;
+		}
+	}
+	if (!bad && !*q && ns == 4 && (two || k == 0 || space)) {
+		m->piece = k > 0 ? vc_type_by_symbol(v, b, (size_t)k) : -1;
+		m->wall = 1;
+		m->capture_mark = cap;
+		m->from_sq = squares[0];
+		m->from2 = squares[1];
+		m->to = squares[2];
+		m->to2 = squares[3];
+		return 1;
+	}
+	if (two || space)
+		return in_fail(in, "move-syntax", "a two-square move is written 'W a2b2-a3b3', not '%s'",
+			       b);
+	return 0;
+}
+
+/* a drop: an optional piece symbol, '@' or '*', a square; 1 if it is one,
+ * 0 if the text is something else, -1 when it fails */
+static int read_drop(struct san_in *in, struct vc_san *m)
+{
+	const struct vc_variant *v = in->v;
+	const char *b = in->b, *at = strpbrk(b, "@*");
+	if (!at)
+		return 0;
+	int k = (int)(at - b);
+	m->drop = 1;
+	if (k > 0) {
+		int p = symbol_prefix(v, b, k);
+		if (p != k)
+			return in_fail(in, "move-unknown-piece", "unknown piece '%.*s' in '%s'", k, b, b);
 		m->piece = vc_type_by_symbol(v, b, (size_t)k);
-	/* the rest: squares, separators, promotion */
-	char rest[80];
+	}
+	int sq, used = read_square(v, at + 1, &sq);
+	if (!used || at[1 + used])
+		return in_fail(in, "move-syntax", "'%s' is not a move", b);
+	if (sq == -2)
+		return in_fail(in, "move-offboard", "'%s' is off the board", b);
+	m->to = sq;
+	return 1;
+}
+
+/* After the piece symbol (at q): the squares, copied to rest without the
+ * capture marks and separators, and the promotion ("=Q", "/Q") and its
+ * exchange source ("(a1)", "(air)", "(prison)") read into m.  Returns the
+ * length of rest, or -1. */
+static int read_rest(struct san_in *in, const char *q, struct vc_san *m, char rest[80])
+{
+	const struct vc_variant *v = in->v;
 	int rn = 0;
-	for (const char *q = b + k; *q; q++) {
+	for (; *q; q++) {
 		if (*q == 'x' || *q == ':') {
 			m->capture_mark = 1;
 			continue;
@@ -369,8 +396,8 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 			while (pk > 0 && vc_type_by_symbol(v, ps, (size_t)pk) < 0)
 				pk--;
 			if (pk == 0 || pk != pr)
-				return fail(code, "move-unknown-piece", msg, n,
-					    "unknown promotion piece '%.*s' in '%s'", pr, ps, b);
+				return in_fail(in, "move-unknown-piece",
+					       "unknown promotion piece '%.*s' in '%s'", pr, ps, in->b);
 			m->promo = vc_type_by_symbol(v, ps, (size_t)pk);
 			q = ps + pk - 1;
 			continue;
@@ -378,7 +405,7 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 		if (*q == '(') {
 			const char *close = strchr(q, ')');
 			if (!close)
-				return fail(code, "move-syntax", msg, n, "'%s' is not a move", b);
+				return in_fail(in, "move-syntax", "'%s' is not a move", in->b);
 			size_t w = (size_t)(close - q - 1);
 			int sq = -1; /* "()" reads no square at all */
 			if (w == 3 && !strncmp(q + 1, "air", 3))
@@ -388,8 +415,9 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 			else if (w > 0 && read_square(v, q + 1, &sq) == (int)w && sq >= 0)
 				m->xsrc = sq;
 			else
-				return fail(code, "move-syntax", msg, n,
-					    "'(%.*s)' names no square, 'air' or 'prison'", (int)w, q + 1);
+				return in_fail(in, "move-syntax",
+					       "'(%.*s)' names no square, 'air' or 'prison'", (int)w,
+					       q + 1);
 			q = close;
 			continue;
 		}
@@ -404,48 +432,97 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 		if (pe > 0 && isdigit((unsigned char)rest[pe - 1])) {
 			int t = vc_type_by_symbol(v, rest + pe, (size_t)(rn - pe));
 			if (t < 0)
-				return fail(code, "move-unknown-piece", msg, n,
-					    "unknown promotion piece '%s' in '%s'", rest + pe, b);
+				return in_fail(in, "move-unknown-piece",
+					       "unknown promotion piece '%s' in '%s'", rest + pe, in->b);
 			m->promo = t;
 			rn = pe;
 			rest[rn] = 0;
 		}
 	}
-	/* destination: the last square */
+	return rn;
+}
+
+/* the squares of rest (rn long): the destination last, and before it
+ * nothing, a file, a rank or a square */
+static int read_squares(struct san_in *in, const char *rest, int rn, struct vc_san *m)
+{
+	const struct vc_variant *v = in->v;
 	int d = rn;
 	while (d > 0 && isdigit((unsigned char)rest[d - 1]))
 		d--;
 	if (d == rn || d == 0)
-		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+		return in_fail(in, "move-syntax", "'%.*s' is not a move", (int)in->len, in->text);
 	d--;
 	int sq, used = read_square(v, rest + d, &sq);
 	if (used != rn - d)
-		return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len, text);
+		return in_fail(in, "move-syntax", "'%.*s' is not a move", (int)in->len, in->text);
 	if (sq == -2)
-		return fail(code, "move-offboard", msg, n, "'%.*s' is off the board", (int)len, text);
+		return in_fail(in, "move-offboard", "'%.*s' is off the board", (int)in->len, in->text);
 	m->to = sq;
-	/* what stands before it: nothing, a file, a rank, or a square */
-	if (d > 0) {
-		int fsq, u = read_square(v, rest, &fsq);
-		if (u == d) {
-			if (fsq == -2)
-				return fail(code, "move-offboard", msg, n, "'%.*s' is off the board",
-					    (int)len, text);
-			m->from_sq = fsq;
-		} else if (d == 1 && file_of_char(v, rest[0]) >= 0 &&
-			   file_of_char(v, rest[0]) < v->files) {
-			m->from_file = file_of_char(v, rest[0]);
-		} else {
-			int r = 0, i = 0;
-			while (i < d && isdigit((unsigned char)rest[i]))
-				r = r * 10 + (rest[i++] - '0');
-			if (i != d || r < 1 || r > v->ranks)
-				return fail(code, "move-syntax", msg, n, "'%.*s' is not a move", (int)len,
-					    text);
-			m->from_rank = r - 1;
-		}
+	if (d == 0)
+		return 0;
+	int fsq, u = read_square(v, rest, &fsq);
+	if (u == d) {
+		if (fsq == -2)
+			return in_fail(in, "move-offboard", "'%.*s' is off the board", (int)in->len,
+				       in->text);
+		m->from_sq = fsq;
+	} else if (d == 1 && file_of_char(v, rest[0]) >= 0 && file_of_char(v, rest[0]) < v->files) {
+		m->from_file = file_of_char(v, rest[0]);
+	} else {
+		int r = 0, i = 0;
+		while (i < d && isdigit((unsigned char)rest[i]))
+			r = r * 10 + (rest[i++] - '0');
+		if (i != d || r < 1 || r > v->ranks)
+			return in_fail(in, "move-syntax", "'%.*s' is not a move", (int)in->len,
+				       in->text);
+		m->from_rank = r - 1;
 	}
 	return 0;
+}
+
+int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
+			 struct vc_san *m, const char **code, char *msg, size_t n)
+{
+	struct san_in in = { .v = v, .text = text, .len = len, .code = code, .msg = msg, .n = n };
+	char *b = in.b;
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = -1;
+	if (len == 0 || len >= sizeof in.b)
+		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
+			       text);
+	memcpy(b, text, len);
+	b[len] = 0;
+	/* check and mate marks, and any annotation glued on */
+	while (in.len > 0 && strchr("+#!?", b[in.len - 1])) {
+		if (b[in.len - 1] == '#')
+			m->check = 2;
+		else if (b[in.len - 1] == '+' && m->check == 0)
+			m->check = 1;
+		b[--in.len] = 0;
+	}
+	if (in.len == 0)
+		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)in.len, text);
+	if (read_castle(b, m))
+		return 0;
+	int rc = read_two_move(&in, m);
+	if (rc == 0)
+		rc = read_drop(&in, m);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	/* piece symbol: the longest run of capitals that names a piece */
+	int run = capital_run(v, b);
+	int k = symbol_prefix(v, b, run);
+	if (run > 0 && k == 0)
+		return in_fail(&in, "move-unknown-piece", "unknown piece '%.*s' in '%s'", run, b, b);
+	if (k > 0)
+		m->piece = vc_type_by_symbol(v, b, (size_t)k);
+	char rest[80];
+	int rn = read_rest(&in, b + k, m, rest);
+	if (rn < 0)
+		return -1;
+	return read_squares(&in, rest, rn, m);
 }
 
 static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
@@ -692,102 +769,104 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 	return two_why(p, t, a, b, san->to, san->to2, code, msg, n);
 }
 
-int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
-		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+/* the moves generated while resolving, one step at a time */
+static __thread vc_move rbuf[VC_MAX_MOVES * 4];
+
+/* O-O or O-O-O: the one legal castling that side, or why there is none */
+static int resolve_castle(struct vc_position *p, const struct vc_san *san, const char *text,
+			  int tl, vc_move *out, const char **code, char *msg, size_t n)
 {
 	const struct vc_variant *v = p->v;
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	vc_move found[64];
-	int nfound = 0, npseudo = 0;
-	int side = p->side;
-	char w1[40], s1[8];
-	int tl = (int)(len > 60 ? 60 : len);
-
-	if (untested)
-		*untested = 0;
-	if (san->castle) {
-		int nm = vc_gen_castling(p, buf);
-		int rights = 0;
-		for (int i = 0; i < v->ncastle; i++)
-			if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == (san->castle == 2))
-				rights = 1;
-		for (int i = 0; i < nm; i++)
-			if ((buf[i].flags & VC_MF_CASTLE) &&
-			    (v->castle[buf[i].extra].long_side != 0) == (san->castle == 2)) {
-				npseudo++;
-				if (vc_move_legal(p, &buf[i]) && nfound < 64)
-					found[nfound++] = buf[i];
-			}
-		if (nfound == 1) {
-			*out = found[0];
-			return 0;
+	int side = p->side, lng = san->castle == 2;
+	int nm = vc_gen_castling(p, rbuf);
+	int rights = 0, npseudo = 0, nfound = 0, first = -1;
+	for (int i = 0; i < v->ncastle; i++)
+		if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == lng)
+			rights = 1;
+	for (int i = 0; i < nm; i++)
+		if ((rbuf[i].flags & VC_MF_CASTLE) && (v->castle[rbuf[i].extra].long_side != 0) == lng) {
+			npseudo++;
+			if (vc_move_legal(p, &rbuf[i]) && nfound++ == 0)
+				first = i;
 		}
-		if (!rights)
-			return fail(code, "move-castle", msg, n,
-				    "%s cannot castle %s: the king or that partner has moved",
-				    side_name(side), san->castle == 2 ? "long" : "short");
-		if (npseudo)
-			return fail(code, "move-castle", msg, n, "castling '%.*s' would leave the king in check",
-				    tl, text);
-		if (v->rules & VC_R_CASTLE_THROUGH_CHECK)
-			return fail(code, "move-castle", msg, n,
-				    "%s cannot castle %s now: the squares between are not empty",
-				    side_name(side), san->castle == 2 ? "long" : "short");
-		return fail(code, "move-castle", msg, n,
-			    "%s cannot castle %s now: the squares between are not empty, or the king is "
-			    "in check or would pass an attacked square",
-			    side_name(side), san->castle == 2 ? "long" : "short");
-	}
-	if (san->drop) {
-		int t = san->piece >= 0 ? san->piece : v->pawn_type;
-		if (!(v->rules & VC_R_DROPS))
-			return fail(code, "move-drop", msg, n, "this variant has no drops");
-		if (t < 0)
-			return fail(code, "move-drop", msg, n, "no piece named in '%.*s'", tl, text);
-		const char *area = v->nreserve ? v->reserve[0].name : "hand";
-		if (!p->res[side][0][t])
-			return fail(code, "move-drop", msg, n, "no %s in %s's %s",
-				    piece_word(v, t, w1, sizeof w1), side_name(side), area);
-		vc_square_name(v, san->to, s1);
-		if (p->board[san->to])
-			return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
-		int rr = vc_rel_rank(v, side, san->to);
-		if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
-			return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
-				    piece_word(v, t, w1, sizeof w1), rr,
-				    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
-		vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
-		if (!vc_move_legal(p, &m))
-			return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl, text);
-		*out = m;
+	if (nfound == 1) {
+		*out = rbuf[first];
 		return 0;
 	}
-	if (san->wall)
-		return resolve_two(p, san, text, len, out, untested, code, msg, n);
-	/* castling in coordinates: the king's two-square move (e1g1) or the
-	 * king taking its own partner (e1h1, as Chess960 engines write it) */
-	if (san->from_sq >= 0 && san->from_sq == p->king[side] && san->promo < 0 &&
-	    (san->piece < 0 || (v->types[san->piece].props & VC_P_ROYAL))) {
-		int nm = vc_gen_castling(p, buf);
-		for (int i = 0; i < nm; i++)
-			if ((buf[i].flags & VC_MF_CASTLE) && buf[i].from == san->from_sq &&
-			    (buf[i].to == san->to || buf[i].aux == san->to) && vc_move_legal(p, &buf[i])) {
-				*out = buf[i];
-				return 0;
-			}
-	}
-	/* ordinary moves */
-	int t = san->piece;
-	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
-	    vc_code_color(p->board[san->from_sq]) == side)
-		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
+	if (!rights)
+		return fail(code, "move-castle", msg, n,
+			    "%s cannot castle %s: the king or that partner has moved", side_name(side),
+			    lng ? "long" : "short");
+	if (npseudo)
+		return fail(code, "move-castle", msg, n,
+			    "castling '%.*s' would leave the king in check", tl, text);
+	if (v->rules & VC_R_CASTLE_THROUGH_CHECK)
+		return fail(code, "move-castle", msg, n,
+			    "%s cannot castle %s now: the squares between are not empty",
+			    side_name(side), lng ? "long" : "short");
+	return fail(code, "move-castle", msg, n,
+		    "%s cannot castle %s now: the squares between are not empty, or the king is "
+		    "in check or would pass an attacked square",
+		    side_name(side), lng ? "long" : "short");
+}
+
+/* a drop from the first reserve area, or why it cannot be */
+static int resolve_drop(struct vc_position *p, const struct vc_san *san, const char *text,
+			int tl, vc_move *out, const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, t = san->piece >= 0 ? san->piece : v->pawn_type;
+	char w1[40], s1[8];
+	if (!(v->rules & VC_R_DROPS))
+		return fail(code, "move-drop", msg, n, "this variant has no drops");
 	if (t < 0)
-		t = v->pawn_type;
-	if (t < 0)
-		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
-	int to = san->to;
-	int16_t cand[64];
-	int nc = 0;
+		return fail(code, "move-drop", msg, n, "no piece named in '%.*s'", tl, text);
+	const char *area = v->nreserve ? v->reserve[0].name : "hand";
+	if (!p->res[side][0][t])
+		return fail(code, "move-drop", msg, n, "no %s in %s's %s",
+			    piece_word(v, t, w1, sizeof w1), side_name(side), area);
+	vc_square_name(v, san->to, s1);
+	if (p->board[san->to])
+		return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
+	int rr = vc_rel_rank(v, side, san->to);
+	if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
+		return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
+			    piece_word(v, t, w1, sizeof w1), rr,
+			    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
+	if (!vc_move_legal(p, &m))
+		return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl,
+			    text);
+	*out = m;
+	return 0;
+}
+
+/* Castling in coordinates: the king's two-square move (e1g1) or the king
+ * taking its own partner (e1h1, as Chess960 engines write it).  1 when the
+ * move is such a legal castling. */
+static int coord_castle(struct vc_position *p, const struct vc_san *san, vc_move *out)
+{
+	if (san->from_sq < 0 || san->from_sq != p->king[p->side] || san->promo >= 0 ||
+	    (san->piece >= 0 && !(p->v->types[san->piece].props & VC_P_ROYAL)))
+		return 0;
+	int nm = vc_gen_castling(p, rbuf);
+	for (int i = 0; i < nm; i++)
+		if ((rbuf[i].flags & VC_MF_CASTLE) && rbuf[i].from == san->from_sq &&
+		    (rbuf[i].to == san->to || rbuf[i].aux == san->to) && vc_move_legal(p, &rbuf[i])) {
+			*out = rbuf[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* The squares from which a piece of type t may have come to the
+ * destination, as the tries say (or the one written), kept when they fit
+ * the disambiguation and hold such a piece; returns their count. */
+static int candidates(const struct vc_position *p, const struct vc_san *san, int t,
+		      int16_t cand[64])
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, to = san->to, nc = 0;
 	uint8_t occ = p->board[to];
 	int ep = 0;
 	for (int i = 0; !occ && i < p->nep; i++)
@@ -809,7 +888,6 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			}
 		}
 	}
-	/* the candidates that fit the disambiguation */
 	int nk = 0;
 	for (int c = 0; c < nc; c++) {
 		int from = cand[c];
@@ -822,25 +900,26 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			continue;
 		cand[nk++] = (int16_t)from;
 	}
-	/* the common case: one candidate of a simple piece; the caller tests */
-	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
-	    direct_move(p, cand[0], to, t, out)) {
-		*untested = 1;
-		return 0;
-	}
-	if (untested)
-		*untested = 0;
-	vc_move pseudo[64];
+	return nk;
+}
+
+/* The generated moves of the candidates to the destination that fit what
+ * was written of the promotion and its exchange source; returns their
+ * count. */
+static int fitting_moves(struct vc_position *p, const struct vc_san *san, int t,
+			 const int16_t *cand, int nk, vc_move pseudo[64])
+{
+	const struct vc_ptype *pt = &p->v->types[t];
+	int npseudo = 0;
 	for (int c = 0; c < nk; c++) {
-		int from = cand[c];
-		int nm = vc_gen_from(p, from, buf);
+		int nm = vc_gen_from(p, cand[c], rbuf);
 		for (int i = 0; i < nm; i++) {
-			const vc_move *m = &buf[i];
-			if (m->to != to)
+			const vc_move *m = &rbuf[i];
+			if (m->to != san->to)
 				continue;
 			if (m->flags & VC_MF_PROMO) {
-				int auto_p = v->types[t].auto_to >= 0 && m->promo == v->types[t].auto_to + 1 &&
-					     !(v->types[t].promo_choices >> (m->promo - 1) & 1);
+				int auto_p = pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
+					     !(pt->promo_choices >> (m->promo - 1) & 1);
 				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
 					continue;
 				if ((m->flags & VC_MF_XPROMO) && san->xsrc != -1 && m->aux != san->xsrc)
@@ -851,6 +930,148 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 				pseudo[npseudo++] = *m;
 		}
 	}
+	return npseudo;
+}
+
+/* A piece's move that generation must settle, with what the explanations
+ * of a failure need: the position, the move as parsed and as written
+ * (quoted up to tl characters), the piece (its type t, and in words pw once
+ * a failure names it), its candidates, and where the failure is said. */
+struct why {
+	struct vc_position *p;
+	const struct vc_san *san;
+	const char *text;
+	int tl;
+	int t;
+	const char *pw;
+	const int16_t *cand;
+	int nc;
+	const char **code;
+	char *msg;
+	size_t n;
+};
+
+static int why_fail(const struct why *w, const char *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int why_fail(const struct why *w, const char *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(w->code, c, w->msg, w->n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* More than one legal move fits: says which, as a list of their SAN. */
+static int say_ambiguous(const struct why *w, const vc_move *found, int nfound)
+{
+	struct vc_position *p = w->p;
+	const struct vc_variant *v = p->v;
+	char list[256], w2[40], s1[8];
+	size_t k = 0;
+	list[0] = 0;
+	for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
+		char sn[40];
+		vc_move_san(p, &found[i], 0, sn, sizeof sn);
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
+				      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
+	}
+	if ((found[0].flags & VC_MF_XPROMO) && found[1].from == found[0].from)
+		return why_fail(w, "move-ambiguous", "the %s can trade places with %d %ss: %s", w->pw,
+				nfound, piece_word(v, found[0].promo - 1, w2, sizeof w2), list);
+	vc_square_name(v, w->san->to, s1);
+	size_t pl = strlen(w->pw);
+	int ies = pl > 1 && w->pw[pl - 1] == 'y' && !strchr("aeiou", w->pw[pl - 2]);
+	return why_fail(w, "move-ambiguous", "%s %.*s%s can reach %s: %s",
+			nfound == 2 ? "two" : nfound == 3 ? "three" : "several",
+			(int)(ies ? pl - 1 : pl), w->pw, ies ? "ies" : "s", s1, list);
+}
+
+/* A move to the promotion zone that names no promotion, or one the piece
+ * cannot make: says so.  0 when that is not what is wrong. */
+static int promotion_why(const struct why *w)
+{
+	struct vc_position *p = w->p;
+	const struct vc_variant *v = p->v;
+	const struct vc_san *san = w->san;
+	int side = p->side, to = san->to, t = w->t;
+	char w1[40], w2[40];
+	int in_zone = v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to);
+	if ((v->rules & VC_R_XPROMO) && in_zone && (w->nc > 0 || san->promo >= 0))
+		return why_fail(w, "move-promotion",
+				san->promo >= 0 ? "no %s of %s's to promote to by exchange"
+						: "no piece to promote to by exchange%s%s",
+				san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
+				san->promo >= 0 ? side_name(side) : "");
+	if (san->promo < 0 && !in_zone)
+		return 0;
+	/* maybe the piece can get there, but not with that promotion */
+	for (int c = 0; c < w->nc; c++) {
+		int nm = vc_gen_from(p, w->cand[c], rbuf);
+		for (int i = 0; i < nm; i++)
+			if (rbuf[i].to == to) {
+				if (san->promo < 0)
+					return why_fail(w, "move-promotion",
+							"'%.*s' must say what the %s promotes to",
+							w->tl, w->text, w->pw);
+				return why_fail(w, "move-promotion", "a %s cannot promote to a %s here",
+						w->pw, piece_word(v, san->promo, w2, sizeof w2));
+			}
+	}
+	return 0;
+}
+
+/* No piece of the type has a move that fits: says the most useful thing,
+ * the rule that stands in the way where one does. */
+static int say_why_not(const struct why *w)
+{
+	struct vc_position *p = w->p;
+	const struct vc_variant *v = p->v;
+	const struct vc_san *san = w->san;
+	const char *pw = w->pw;
+	int side = p->side, t = w->t;
+	uint8_t occ = p->board[san->to];
+	char s1[8], s2[8], w2[40];
+	if (promotion_why(w))
+		return -1;
+	vc_square_name(v, san->to, s1);
+	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
+		return why_fail(w, "move-illegal", "no %s can reach %s: it holds a piece of %s's own",
+				pw, s1, side_name(side));
+	if (v->types[t].props & VC_P_IMMOBILE)
+		return why_fail(w, "move-illegal", "a %s never moves", pw);
+	if (occ && (v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE))
+		return why_fail(w, "move-illegal", "the %s on %s can never be captured",
+				piece_word(v, vc_code_type(occ), w2, sizeof w2), s1);
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		if (vc_code_type(p->board[sq]) == t && (p->sqf[sq] & VC_SQF_DEAD) &&
+		    (san->from_file < 0 || sq % v->files == san->from_file) &&
+		    (san->from_rank < 0 || sq / v->files == san->from_rank)) {
+			vc_square_name(v, sq, s2);
+			return why_fail(w, "move-illegal", "the %s on %s is dead and never moves", pw,
+					s2);
+		}
+	}
+	if (!occ && san->capture_mark && (v->types[t].props & VC_P_PAWN) && !(v->rules & VC_R_EP))
+		return why_fail(w, "move-illegal",
+				"no %s can reach %s: this variant has no en passant", pw, s1);
+	if (san->from_sq >= 0 &&
+	    (!p->board[san->from_sq] || vc_code_color(p->board[san->from_sq]) != side)) {
+		vc_square_name(v, san->from_sq, s2);
+		return why_fail(w, "move-no-piece", "%s has no piece on %s", side_name(side), s2);
+	}
+	return why_fail(w, "move-illegal", "no %s can reach %s", pw, s1);
+}
+
+/* A piece's move that needs generation: the candidates' moves that fit,
+ * then the legal ones; exactly one must remain, or the failure says why. */
+static int resolve_generated(struct why *w, vc_move *out, int *untested)
+{
+	struct vc_position *p = w->p;
+	vc_move pseudo[64], found[64];
+	int npseudo = fitting_moves(p, w->san, w->t, w->cand, w->nc, pseudo), nfound = 0;
 	if (npseudo == 1 && untested) {
 		*out = pseudo[0];
 		*untested = 1;
@@ -863,102 +1084,53 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 		*out = found[0];
 		return 0;
 	}
-	vc_square_name(v, to, s1);
-	nc = nk;
-	const char *pw = piece_word(v, t, w1, sizeof w1);
-	if (nfound > 1 && (found[0].flags & VC_MF_XPROMO) && found[1].from == found[0].from) {
-		char list[256], w2[40];
-		size_t k = 0;
-		list[0] = 0;
-		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
-			char sn[40];
-			vc_move_san(p, &found[i], 0, sn, sizeof sn);
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
-		}
-		return fail(code, "move-ambiguous", msg, n,
-			    "the %s can trade places with %d %ss: %s", pw, nfound,
-			    piece_word(v, found[0].promo - 1, w2, sizeof w2), list);
-	}
-	if (nfound > 1) {
-		char list[256];
-		size_t k = 0;
-		list[0] = 0;
-		for (int i = 0; i < nfound && k < sizeof list - 40; i++) {
-			char sn[40];
-			vc_move_san(p, &found[i], 0, sn, sizeof sn);
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s",
-					      i == 0 ? "" : i == nfound - 1 ? " or " : ", ", sn);
-		}
-		size_t pl = strlen(pw);
-		int ies = pl > 1 && pw[pl - 1] == 'y' && !strchr("aeiou", pw[pl - 2]);
-		return fail(code, "move-ambiguous", msg, n, "%s %.*s%s can reach %s: %s",
-			    nfound == 2 ? "two" : nfound == 3 ? "three" : "several",
-			    (int)(ies ? pl - 1 : pl), pw, ies ? "ies" : "s", s1, list);
-	}
+	char w1[40];
+	w->pw = piece_word(p->v, w->t, w1, sizeof w1);
+	if (nfound > 1)
+		return say_ambiguous(w, found, nfound);
 	if (npseudo > 0)
-		return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check%s", tl,
-			    text,
-			    vc_position_plies_to_transform(p) == 1 ? " once the board halves swap" : "");
-	/* no candidate: say the most useful thing */
-	if ((v->rules & VC_R_XPROMO) && v->types[t].promo_ranks &&
-	    vc_bit_test(v->promo_zone[side][t], to)) {
-		if (nc > 0 || san->promo >= 0)
-			return fail(code, "move-promotion", msg, n,
-				    san->promo >= 0 ? "no %s of %s's to promote to by exchange"
-						    : "no piece to promote to by exchange%s%s",
-				    san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
-				    san->promo >= 0 ? side_name(side) : "");
+		return why_fail(w, "move-illegal", "'%.*s' would leave the king in check%s", w->tl,
+				w->text,
+				vc_position_plies_to_transform(p) == 1 ? " once the board halves swap"
+									: "");
+	return say_why_not(w);
+}
+
+/* The special kinds first: castling, drops, two-square moves, castling in
+ * coordinates.  Then a piece's move: its candidates, and when one of a
+ * simple piece remains, the move made of it without generation (the
+ * common case: the caller tests its legality); else generation decides. */
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
+	if (untested)
+		*untested = 0;
+	if (san->castle)
+		return resolve_castle(p, san, text, tl, out, code, msg, n);
+	if (san->drop)
+		return resolve_drop(p, san, text, tl, out, code, msg, n);
+	if (san->wall)
+		return resolve_two(p, san, text, len, out, untested, code, msg, n);
+	if (coord_castle(p, san, out))
+		return 0;
+	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
+	    vc_code_color(p->board[san->from_sq]) == side)
+		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
+	if (t < 0)
+		t = v->pawn_type;
+	if (t < 0)
+		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
+	int16_t cand[64];
+	int nk = candidates(p, san, t, cand);
+	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
+	    direct_move(p, cand[0], san->to, t, out)) {
+		*untested = 1;
+		return 0;
 	}
-	if (san->promo >= 0 || (v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to))) {
-		/* maybe the piece can get there, but not with that promotion */
-		for (int c = 0; c < nc; c++) {
-			int nm = vc_gen_from(p, cand[c], buf);
-			for (int i = 0; i < nm; i++)
-				if (buf[i].to == to) {
-					if (san->promo < 0)
-						return fail(code, "move-promotion", msg, n,
-							    "'%.*s' must say what the %s promotes to", tl,
-							    text, pw);
-					char w2[40];
-					return fail(code, "move-promotion", msg, n,
-						    "a %s cannot promote to a %s here", pw,
-						    piece_word(v, san->promo, w2, sizeof w2));
-				}
-		}
-	}
-	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
-		return fail(code, "move-illegal", msg, n, "no %s can reach %s: it holds a piece of %s's own",
-			    pw, s1, side_name(side));
-	/* name the rule that stands in the way, where one does */
-	if (v->types[t].props & VC_P_IMMOBILE)
-		return fail(code, "move-illegal", msg, n, "a %s never moves", pw);
-	if (occ && (v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE)) {
-		char w2[40];
-		return fail(code, "move-illegal", msg, n, "the %s on %s can never be captured",
-			    piece_word(v, vc_code_type(occ), w2, sizeof w2), s1);
-	}
-	for (int i = 0; i < p->npl[side]; i++) {
-		int sq = p->plist[side][i];
-		if (vc_code_type(p->board[sq]) == t && (p->sqf[sq] & VC_SQF_DEAD) &&
-		    (san->from_file < 0 || sq % v->files == san->from_file) &&
-		    (san->from_rank < 0 || sq / v->files == san->from_rank)) {
-			char s2[8];
-			vc_square_name(v, sq, s2);
-			return fail(code, "move-illegal", msg, n, "the %s on %s is dead and never moves",
-				    pw, s2);
-		}
-	}
-	if (!occ && san->capture_mark && (v->types[t].props & VC_P_PAWN) && !(v->rules & VC_R_EP))
-		return fail(code, "move-illegal", msg, n,
-			    "no %s can reach %s: this variant has no en passant", pw, s1);
-	if (san->from_sq >= 0 && (!p->board[san->from_sq] ||
-				  vc_code_color(p->board[san->from_sq]) != side)) {
-		char s2[8];
-		vc_square_name(v, san->from_sq, s2);
-		return fail(code, "move-no-piece", msg, n, "%s has no piece on %s", side_name(side), s2);
-	}
-	return fail(code, "move-illegal", msg, n, "no %s can reach %s", pw, s1);
+	struct why w = { p, san, text, tl, t, NULL, cand, nk, code, msg, n };
+	return resolve_generated(&w, out, untested);
 }
 
 /* ---- writing ---- */

@@ -314,19 +314,9 @@ static int grow_undo(struct vc_position *p)
 
 static void swap_halves(struct vc_position *p);
 
-/* Returns 0, or -1 when out of memory (nothing changed). */
-int vc_pos_make(struct vc_position *p, const vc_move *m)
+/* The undo record of m: what make changes and unmake puts back. */
+static inline void save_undo(struct vc_undo *u, const struct vc_position *p, const vc_move *m)
 {
-	const struct vc_variant *v = p->v;
-	if (p->nundo == p->capundo && grow_undo(p) != 0)
-		return -1;
-	struct vc_undo *u = &p->undo[p->nundo++];
-	int side = p->side, them = side ^ 1;
-	/* any castling right left?  (all -1 is all bits set) */
-	uint64_t cw[2];
-	_Static_assert(sizeof p->castle == sizeof cw, "castling rights are 16 bytes");
-	memcpy(cw, p->castle, sizeof cw);
-	int live = v->ncastle && (cw[0] & cw[1]) != ~0ULL;
 	u->m = *m;
 	u->captured = 0;
 	u->capflags = 0;
@@ -344,171 +334,215 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	u->nx = 0;
 	u->xsrc_flags = 0;
 	u->swapped = 0;
+}
 
-	for (int i = 0; i < p->nep; i++)
-		p->hash ^= v->zob_ep[p->ep[i]];
-	p->nep = 0;
-	p->epvictim = -1;
-	p->halfmove++;
+/* A drop: a piece from the reserve area m->extra onto the board. */
+static inline void make_drop(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side)
+{
+	res_add(p, u, side, m->extra, m->piece, -1);
+	vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
+	if (p->v->types[m->piece].props & VC_P_PAWN)
+		p->halfmove = 0;
+}
 
-	if (m->flags & VC_MF_NULL) {
-		/* a pass: nothing moves */
-	} else if (m->flags & VC_MF_DROP) {
-		res_add(p, u, side, m->extra, m->piece, -1);
-		vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
-		if (v->types[m->piece].props & VC_P_PAWN)
+/* A two-square piece: lifted off both squares, its new squares emptied
+ * (each capture takes a whole two-square victim), then put down, promoted
+ * if either new square is in its zone. */
+static void make_wall(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side,
+		      int live)
+{
+	const struct vc_variant *v = p->v;
+	int a = m->from, b = m->from2, dest[2] = { m->to, m->to2 };
+	uint8_t code = p->board[a];
+	uint8_t keep = p->sqf[a] & (uint8_t)~VC_SQF_LINKMASK;
+	u->twoflags[0] = p->sqf[a];
+	u->twoflags[1] = p->sqf[b];
+	vc_pos_remove(p, a);
+	vc_pos_remove(p, b);
+	for (int k = 0; k < 2; k++)
+		if (p->board[dest[k]]) {
+			capture_two(p, u, dest[k]);
 			p->halfmove = 0;
-	} else if (m->flags & VC_MF_WALL) {
-		/* a two-square piece: lifted off both squares, its new squares
-		 * emptied (each capture takes a whole two-square victim), then put
-		 * down, promoted if either new square is in its zone */
-		int a = m->from, b = m->from2, dest[2] = { m->to, m->to2 };
-		uint8_t code = p->board[a];
-		uint8_t keep = p->sqf[a] & (uint8_t)~VC_SQF_LINKMASK;
-		u->twoflags[0] = p->sqf[a];
-		u->twoflags[1] = p->sqf[b];
-		vc_pos_remove(p, a);
-		vc_pos_remove(p, b);
-		for (int k = 0; k < 2; k++)
-			if (p->board[dest[k]]) {
-				capture_two(p, u, dest[k]);
-				p->halfmove = 0;
-			}
-		if (m->promo) {
-			code = vc_code(m->promo - 1, side);
-			keep |= VC_SQF_PROMOTED;
 		}
-		int d = vc_link_dir(m->to2 % v->files - m->to % v->files,
-				    m->to2 / v->files - m->to / v->files);
-		vc_pos_put(p, m->to, code, (uint8_t)(keep | vc_link_flags(d)));
-		vc_pos_put(p, m->to2, code, (uint8_t)(keep | vc_link_flags(vc_link_opposite(d))));
-		if (live)
-			for (int c = 0; c < 2; c++)
-				for (int i = 0; i < v->ncastle; i++)
-					if (p->castle[c][i] == m->to || p->castle[c][i] == m->to2)
-						p->castle[c][i] = -1;
-	} else if (m->flags & VC_MF_CASTLE) {
-		int ksq = m->from, rsq = m->aux;
-		uint8_t kc = p->board[ksq], rc = p->board[rsq];
-		uint8_t kf = p->sqf[ksq], rf = p->sqf[rsq];
-		u->captured = rc; /* the partner as it was, for unmake */
-		u->capflags = rf;
-		vc_pos_remove(p, ksq);
-		vc_pos_remove(p, rsq);
-		vc_pos_put(p, m->to, kc, kf);
-		int rt = vc_code_type(rc);
-		int becomes = v->castle[m->extra].becomes;
-		if (becomes >= 0)
-			rt = becomes;
-		vc_pos_put(p, m->to2, vc_code(rt, side), rf);
+	if (m->promo) {
+		code = vc_code(m->promo - 1, side);
+		keep |= VC_SQF_PROMOTED;
+	}
+	int d = vc_link_dir(m->to2 % v->files - m->to % v->files,
+			    m->to2 / v->files - m->to / v->files);
+	vc_pos_put(p, m->to, code, (uint8_t)(keep | vc_link_flags(d)));
+	vc_pos_put(p, m->to2, code, (uint8_t)(keep | vc_link_flags(vc_link_opposite(d))));
+	if (live)
+		for (int c = 0; c < 2; c++)
+			for (int i = 0; i < v->ncastle; i++)
+				if (p->castle[c][i] == m->to || p->castle[c][i] == m->to2)
+					p->castle[c][i] = -1;
+}
+
+/* Castling: king and partner to their squares, the partner maybe turned
+ * into another type; the side's rights are gone. */
+static inline void make_castle(struct vc_position *p, struct vc_undo *u, const vc_move *m,
+			       int side)
+{
+	const struct vc_variant *v = p->v;
+	int ksq = m->from, rsq = m->aux;
+	uint8_t kc = p->board[ksq], rc = p->board[rsq];
+	uint8_t kf = p->sqf[ksq], rf = p->sqf[rsq];
+	u->captured = rc; /* the partner as it was, for unmake */
+	u->capflags = rf;
+	vc_pos_remove(p, ksq);
+	vc_pos_remove(p, rsq);
+	vc_pos_put(p, m->to, kc, kf);
+	int rt = vc_code_type(rc);
+	int becomes = v->castle[m->extra].becomes;
+	if (becomes >= 0)
+		rt = becomes;
+	vc_pos_put(p, m->to2, vc_code(rt, side), rf);
+	for (int i = 0; i < v->ncastle; i++)
+		p->castle[side][i] = -1;
+}
+
+/* The piece on capsq taken (both squares of a two-square one), kept in the
+ * undo record; where the rules say so, into a reserve. */
+static inline void take_victim(struct vc_position *p, struct vc_undo *u, int side, int capsq)
+{
+	const struct vc_variant *v = p->v;
+	u->captured = p->board[capsq];
+	u->capflags = p->sqf[capsq];
+	u->capsq = (int16_t)capsq;
+	vc_pos_remove(p, capsq);
+	if (u->capflags & VC_SQF_LINKMASK) {
+		/* a two-square piece taken through one square: the other too */
+		int o = linked_square(v, capsq, u->capflags);
+		u->xsq[0] = (int16_t)o;
+		u->xold[0][0] = p->board[o];
+		u->xold[0][1] = p->sqf[o];
+		u->nx = 1;
+		vc_pos_remove(p, o);
+	}
+	p->halfmove = 0;
+	int ct = vc_code_type(u->captured);
+	if (v->rules & VC_R_CAPTURE_TO_HAND) {
+		if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
+			ct = v->pawn_type;
+		res_add(p, u, side, 0, ct, 1);
+	} else if (v->rules & VC_R_PRISON) {
+		/* an enemy to the captor's prison, an own piece to the owner's
+		 * airfield */
+		if (vc_code_color(u->captured) == side)
+			res_add(p, u, side, 0, ct, 1);
+		else
+			res_add(p, u, side, 1, ct, 1);
+	}
+}
+
+/* Promotion by exchange: the pawn (type pawn, now on m->to) and one of its
+ * side's pieces trade places; m->aux: a square, -2 the airfield, -3 the
+ * enemy prison. */
+static void make_exchange(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side,
+			  int pawn)
+{
+	const struct vc_variant *v = p->v;
+	int pt = m->promo - 1, to = m->to;
+	vc_pos_remove(p, to);
+	if (m->aux >= 0) {
+		u->xsrc_flags = p->sqf[m->aux];
+		vc_pos_remove(p, m->aux);
+		vc_pos_put(p, m->aux, vc_code(pawn, side), 0);
+		/* a castling partner that leaves its square loses its right */
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[side][i] == m->aux)
+				p->castle[side][i] = -1;
+	} else if (m->aux == -2) {
+		res_add(p, u, side, 0, pt, -1);
+		res_add(p, u, side, 0, pawn, 1);
+	} else {
+		res_add(p, u, side ^ 1, 1, pt, -1);
+		res_add(p, u, side ^ 1, 1, pawn, 1);
+	}
+	vc_pos_put(p, to, vc_code(pt, side), 0);
+}
+
+/* Castling rights after an ordinary move of a piece of type mt: a king
+ * move loses all, a partner's move or capture loses its own. */
+static inline void lose_rights(struct vc_position *p, int side, int mt, int from, int to)
+{
+	const struct vc_variant *v = p->v;
+	if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
 		for (int i = 0; i < v->ncastle; i++)
 			p->castle[side][i] = -1;
-	} else {
-		int from = m->from, to = m->to;
-		uint8_t mover = p->board[from];
-		int mt = vc_code_type(mover);
-		u->movedflags = p->sqf[from];
-		int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
-		if (capsq >= 0 && p->board[capsq]) {
-			u->captured = p->board[capsq];
-			u->capflags = p->sqf[capsq];
-			u->capsq = (int16_t)capsq;
-			vc_pos_remove(p, capsq);
-			if (u->capflags & VC_SQF_LINKMASK) {
-				/* a two-square piece taken through one square: the other too */
-				int o = linked_square(v, capsq, u->capflags);
-				u->xsq[0] = (int16_t)o;
-				u->xold[0][0] = p->board[o];
-				u->xold[0][1] = p->sqf[o];
-				u->nx = 1;
-				vc_pos_remove(p, o);
-			}
-			p->halfmove = 0;
-			int ct = vc_code_type(u->captured);
-			if (v->rules & VC_R_CAPTURE_TO_HAND) {
-				if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
-					ct = v->pawn_type;
-				res_add(p, u, side, 0, ct, 1);
-			} else if (v->rules & VC_R_PRISON) {
-				/* an enemy to the captor's prison, an own piece to the
-				 * owner's airfield */
-				if (vc_code_color(u->captured) == side)
-					res_add(p, u, side, 0, ct, 1);
-				else
-					res_add(p, u, side, 1, ct, 1);
-			}
-		}
-		move_piece(p, from, to);
-		if (v->types[mt].props & VC_P_PAWN)
-			p->halfmove = 0;
-		if (m->flags & VC_MF_XPROMO) {
-			/* promotion by exchange: the pawn and one of its side's pieces
-			 * trade places; aux: a square, -2 the airfield, -3 the enemy
-			 * prison */
-			int pt = m->promo - 1, pawn = mt;
-			vc_pos_remove(p, to);
-			if (m->aux >= 0) {
-				u->xsrc_flags = p->sqf[m->aux];
-				vc_pos_remove(p, m->aux);
-				vc_pos_put(p, m->aux, vc_code(pawn, side), 0);
-				/* a castling partner that leaves its square loses its right */
-				for (int i = 0; i < v->ncastle; i++)
-					if (p->castle[side][i] == m->aux)
-						p->castle[side][i] = -1;
-			} else if (m->aux == -2) {
-				res_add(p, u, side, 0, pt, -1);
-				res_add(p, u, side, 0, pawn, 1);
-			} else {
-				res_add(p, u, side ^ 1, 1, pt, -1);
-				res_add(p, u, side ^ 1, 1, pawn, 1);
-			}
-			vc_pos_put(p, to, vc_code(pt, side), 0);
-		} else if (m->promo) {
-			int pt = m->promo - 1;
-			/* a vampire's change of type is no promotion (nothing to undo
-			 * when it is captured) */
-			uint8_t fl = (m->flags & VC_MF_PROMO) ? p->sqf[to] | VC_SQF_PROMOTED : p->sqf[to];
-			vc_pos_remove(p, to);
-			vc_pos_put(p, to, vc_code(pt, side), fl);
-		}
-		if (v->rules & VC_R_PRISON)
-			exchange_prisoners(p, u);
-		/* castling rights: a king move loses all, a partner's move or capture
-		 * loses its own */
-		if (live) {
-			if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
-				for (int i = 0; i < v->ncastle; i++)
-					p->castle[side][i] = -1;
-			}
-			for (int c = 0; c < 2; c++)
-				for (int i = 0; i < v->ncastle; i++)
-					if (p->castle[c][i] == from || p->castle[c][i] == to)
-						p->castle[c][i] = -1;
-		}
-		/* a multi-square step that can be taken en passant leaves its
-		 * crossed squares as targets */
-		if ((m->flags & VC_MF_DOUBLE) && (v->rules & VC_R_EP)) {
-			int ff = from % v->files, fr = from / v->files;
-			int tf = to % v->files, tr = to / v->files;
-			int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr);
-			int f = ff + dx, r = fr + dy;
-			while ((f != tf || r != tr) && p->nep < VC_MAXEP) {
-				int sq = vc_sq(v->files, f, r);
-				p->ep[p->nep++] = (int16_t)sq;
-				p->hash ^= v->zob_ep[sq];
-				f += dx;
-				r += dy;
-			}
-			p->epvictim = (int16_t)to;
-		}
 	}
-	/* castling rights hash: the difference */
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < v->ncastle; i++)
+			if (p->castle[c][i] == from || p->castle[c][i] == to)
+				p->castle[c][i] = -1;
+}
+
+/* A multi-square step that can be taken en passant leaves its crossed
+ * squares as targets, and the piece that made it as their victim. */
+static inline void leave_ep_targets(struct vc_position *p, int from, int to)
+{
+	const struct vc_variant *v = p->v;
+	int ff = from % v->files, fr = from / v->files;
+	int tf = to % v->files, tr = to / v->files;
+	int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr);
+	int f = ff + dx, r = fr + dy;
+	while ((f != tf || r != tr) && p->nep < VC_MAXEP) {
+		int sq = vc_sq(v->files, f, r);
+		p->ep[p->nep++] = (int16_t)sq;
+		p->hash ^= v->zob_ep[sq];
+		f += dx;
+		r += dy;
+	}
+	p->epvictim = (int16_t)to;
+}
+
+/* An ordinary move: a capture (en passant too), the step, a promotion by
+ * exchange, by choice or by itself (or a vampire's change of type), and
+ * what follows from it: prisoners exchanged, rights lost, targets left. */
+static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const vc_move *m,
+				 int side, int live)
+{
+	const struct vc_variant *v = p->v;
+	int from = m->from, to = m->to;
+	uint8_t mover = p->board[from];
+	int mt = vc_code_type(mover);
+	u->movedflags = p->sqf[from];
+	int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
+	if (capsq >= 0 && p->board[capsq])
+		take_victim(p, u, side, capsq);
+	move_piece(p, from, to);
+	if (v->types[mt].props & VC_P_PAWN)
+		p->halfmove = 0;
+	if (m->flags & VC_MF_XPROMO) {
+		make_exchange(p, u, m, side, mt);
+	} else if (m->promo) {
+		int pt = m->promo - 1;
+		/* a vampire's change of type is no promotion (nothing to undo
+		 * when it is captured) */
+		uint8_t fl = (m->flags & VC_MF_PROMO) ? p->sqf[to] | VC_SQF_PROMOTED : p->sqf[to];
+		vc_pos_remove(p, to);
+		vc_pos_put(p, to, vc_code(pt, side), fl);
+	}
+	if (v->rules & VC_R_PRISON)
+		exchange_prisoners(p, u);
+	if (live)
+		lose_rights(p, side, mt, from, to);
+	if ((m->flags & VC_MF_DOUBLE) && (v->rules & VC_R_EP))
+		leave_ep_targets(p, from, to);
+}
+
+/* After the move of side: the castling rights' hash (the difference since
+ * the undo record), the turn, the counters, and the mechanics that act
+ * between plies. */
+static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, int live)
+{
+	const struct vc_variant *v = p->v;
 	if (live)
 		for (int c = 0; c < 2; c++)
 			for (int i = 0; i < v->ncastle; i++)
 				if ((u->castle[c][i] >= 0) != (p->castle[c][i] >= 0))
 					p->hash ^= v->zob_castle[c][i];
-	(void)them;
 	p->side ^= 1;
 	p->hash ^= v->zob_side;
 	if (side == VC_BLACK)
@@ -520,6 +554,40 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	}
 	if (v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, u);
+}
+
+/* Returns 0, or -1 when out of memory (nothing changed). */
+int vc_pos_make(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	if (p->nundo == p->capundo && grow_undo(p) != 0)
+		return -1;
+	struct vc_undo *u = &p->undo[p->nundo++];
+	int side = p->side;
+	/* any castling right left?  (all -1 is all bits set) */
+	uint64_t cw[2];
+	_Static_assert(sizeof p->castle == sizeof cw, "castling rights are 16 bytes");
+	memcpy(cw, p->castle, sizeof cw);
+	int live = v->ncastle && (cw[0] & cw[1]) != ~0ULL;
+	save_undo(u, p, m);
+	/* the last move's en-passant targets go */
+	for (int i = 0; i < p->nep; i++)
+		p->hash ^= v->zob_ep[p->ep[i]];
+	p->nep = 0;
+	p->epvictim = -1;
+	p->halfmove++;
+	if (m->flags & VC_MF_NULL) {
+		/* a pass: nothing moves */
+	} else if (m->flags & VC_MF_DROP) {
+		make_drop(p, u, m, side);
+	} else if (m->flags & VC_MF_WALL) {
+		make_wall(p, u, m, side, live);
+	} else if (m->flags & VC_MF_CASTLE) {
+		make_castle(p, u, m, side);
+	} else {
+		make_ordinary(p, u, m, side, live);
+	}
+	end_ply(p, u, side, live);
 	return 0;
 }
 

@@ -654,38 +654,130 @@ static void zone_from_ranks(const struct vc_variant *v, int side, uint32_t ranks
 			vc_bit_set(zone, sq);
 }
 
-int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
-{
-	struct pathbuf pb = { 0 };
-	struct tbuild tb[2] = { { 0 }, { 0 } };
-	int32_t *roots[2][2] = { { NULL, NULL }, { NULL, NULL } };
-	struct flat fl = { 0 };
-	int rc = -1;
-	static __thread uint16_t seen[VC_MAXSQ];
-	static __thread uint16_t stamp;
+/* What compilation builds before it moves into the variant: the paths, the
+ * trie builders (0 captures, 1 moves) with a root per side and target, and
+ * the flattened tries. */
+struct compile {
+	struct vc_variant *v;
+	struct pathbuf pb;
+	struct tbuild tb[2];
+	int32_t *roots[2][2]; /* [kind][side][target] -> root node in tb[kind] */
+	struct flat fl;
+};
 
-	v->nsq = v->files * v->ranks;
+/* the promotion zones of every type, by choice and automatic, per side */
+static void promotion_zones(struct vc_variant *v)
+{
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			zone_from_ranks(v, s, v->types[t].promo_ranks, v->promo_zone[s][t]);
+			zone_from_ranks(v, s, v->types[t].auto_ranks, v->auto_zone[s][t]);
+		}
+}
+
+/* the path offsets, and a trie root per kind, side and target */
+static int start_tables(struct compile *c)
+{
+	struct vc_variant *v = c->v;
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++) {
 			v->pathoff[s][t] = calloc((size_t)v->nsq, sizeof(int32_t));
 			if (!v->pathoff[s][t])
-				goto oom;
-			zone_from_ranks(v, s, v->types[t].promo_ranks, v->promo_zone[s][t]);
-			zone_from_ranks(v, s, v->types[t].auto_ranks, v->auto_zone[s][t]);
+				return -1;
 		}
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++) {
-			roots[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
-			if (!roots[k][s])
-				goto oom;
+			c->roots[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
+			if (!c->roots[k][s])
+				return -1;
 		}
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++)
 			for (int sq = 0; sq < v->nsq; sq++)
-				roots[k][s][sq] = tb_new(&tb[k], sq);
+				c->roots[k][s][sq] = tb_new(&c->tb[k], sq);
+	return 0;
+}
 
-	pb_push(&pb, 0); /* offset 0: "no paths" */
-	for (int s = 0; s < 2; s++) {
+/* The paths of type t of side s from origin o, every atom's, as a block
+ * "npaths {len modes sq...}" at the end of the path buffer; returns npaths. */
+static int origin_paths(struct compile *c, int s, int t, int o)
+{
+	const struct vc_variant *v = c->v;
+	const struct vc_ptype *pt = &v->types[t];
+	size_t start = c->pb.len;
+	int np = 0;
+	pb_push(&c->pb, 0);
+	for (int a = 0; a < pt->natoms; a++) {
+		int modes = pt->atoms[a].modes;
+		int own = ((v->rules & VC_R_SELF_CAPTURE) && !(pt->props & VC_P_ROYAL)) ||
+			  (pt->props & VC_P_CAPTURES_OWN);
+		if (own && (modes & VC_MODE_CAPTURE))
+			modes |= VC_MODE_SELF;
+		if (pt->props & VC_P_NOCAPTURE)
+			modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);
+		np += atom_paths(v, &pt->atoms[a], modes, s, o, &c->pb);
+	}
+	if (!c->pb.oom)
+		c->pb.p[start] = (int16_t)np;
+	return np;
+}
+
+/* The np paths of type t of side s from o, at q: notes a square reached
+ * twice (dedupe), marks paths too long for the tries (walk_types), and
+ * inserts each destination's way back to o into the tries of its target. */
+static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *q, int np)
+{
+	static __thread uint16_t seen[VC_MAXSQ];
+	static __thread uint16_t stamp;
+	struct vc_variant *v = c->v;
+	if (++stamp == 0) {
+		memset(seen, 0, sizeof seen);
+		stamp = 1;
+	}
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *sqs = q + 2;
+		int16_t seq[VC_TRIE_MAXLEN + 1];
+		if (len > VC_TRIE_MAXLEN)
+			v->walk_types |= 1ULL << t;
+		for (int j = 0; j < len; j++) {
+			int e = sqs[j];
+			int sq = e & VC_PS_SQMASK;
+			if (!(e & VC_PS_TRANSIT)) {
+				if (seen[sq] == stamp)
+					v->dedupe[t] = 1;
+				seen[sq] = stamp;
+			}
+			if ((e & VC_PS_TRANSIT) || (v->walk_types >> t & 1))
+				continue;
+			/* reverse sequence: squares before j (but o), then o */
+			/* each square once: a reflecting path may cross
+			 * itself, and "must be empty" is said once; a
+			 * square met twice would otherwise hide a pin */
+			int n = 0;
+			for (int b = j - 1; b >= 0; b--) {
+				int e2 = sqs[b] & VC_PS_SQMASK, dup = e2 == o || e2 == sq;
+				for (int k = 0; k < n && !dup; k++)
+					dup = seq[k] == e2;
+				if (!dup)
+					seq[n++] = (int16_t)e2;
+			}
+			seq[n++] = (int16_t)o;
+			if (modes & VC_MODE_CAPTURE)
+				tb_insert(&c->tb[0], c->roots[0][s][sq], seq, n, t);
+			if (modes & VC_MODE_MOVE)
+				tb_insert(&c->tb[1], c->roots[1][s][sq], seq, n, t);
+		}
+		q += 2 + len;
+	}
+}
+
+/* every side's, type's and origin's paths, and the tries they make */
+static int compile_paths(struct compile *c)
+{
+	struct vc_variant *v = c->v;
+	pb_push(&c->pb, 0); /* offset 0: "no paths" */
+	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++) {
 			const struct vc_ptype *pt = &v->types[t];
 			for (int o = 0; o < v->nsq; o++) {
@@ -695,227 +787,209 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 					v->pathoff[s][t][o] = 0;
 					continue;
 				}
-				size_t start = pb.len;
-				pb_push(&pb, 0);
-				int np = 0;
-				for (int a = 0; a < pt->natoms; a++) {
-					int modes = pt->atoms[a].modes;
-					int own = ((v->rules & VC_R_SELF_CAPTURE) &&
-						   !(pt->props & VC_P_ROYAL)) ||
-						  (pt->props & VC_P_CAPTURES_OWN);
-					if (own && (modes & VC_MODE_CAPTURE))
-						modes |= VC_MODE_SELF;
-					if (pt->props & VC_P_NOCAPTURE)
-						modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);
-					np += atom_paths(v, &pt->atoms[a], modes, s, o, &pb);
-				}
-				if (pb.oom)
-					goto oom;
-				pb.p[start] = (int16_t)np;
+				size_t start = c->pb.len;
+				int np = origin_paths(c, s, t, o);
+				if (c->pb.oom)
+					return -1;
 				v->pathoff[s][t][o] = np ? (int32_t)start : 0;
 				if (!np) {
-					pb.len = start;
+					c->pb.len = start;
 					continue;
 				}
-				/* duplicates and tries */
-				if (++stamp == 0) {
-					memset(seen, 0, sizeof seen);
-					stamp = 1;
-				}
-				const int16_t *q = pb.p + start + 1;
-				for (int i = 0; i < np; i++) {
-					int len = q[0], modes = q[1];
-					const int16_t *sqs = q + 2;
-					int16_t seq[VC_TRIE_MAXLEN + 1];
-					if (len > VC_TRIE_MAXLEN)
-						v->walk_types |= 1ULL << t;
-					for (int j = 0; j < len; j++) {
-						int e = sqs[j];
-						int sq = e & VC_PS_SQMASK;
-						if (!(e & VC_PS_TRANSIT)) {
-							if (seen[sq] == stamp)
-								v->dedupe[t] = 1;
-							seen[sq] = stamp;
-						}
-						if ((e & VC_PS_TRANSIT) || (v->walk_types >> t & 1))
-							continue;
-						/* reverse sequence: squares before j (but o), then o */
-						/* each square once: a reflecting path may cross
-						 * itself, and "must be empty" is said once; a
-						 * square met twice would otherwise hide a pin */
-						int n = 0;
-						for (int b = j - 1; b >= 0; b--) {
-							int e2 = sqs[b] & VC_PS_SQMASK, dup = e2 == o || e2 == sq;
-							for (int c = 0; c < n && !dup; c++)
-								dup = seq[c] == e2;
-							if (!dup)
-								seq[n++] = (int16_t)e2;
-						}
-						seq[n++] = (int16_t)o;
-						if (modes & VC_MODE_CAPTURE)
-							tb_insert(&tb[0], roots[0][s][sq], seq, n, t);
-						if (modes & VC_MODE_MOVE)
-							tb_insert(&tb[1], roots[1][s][sq], seq, n, t);
-					}
-					q += 2 + len;
-				}
-				if (tb[0].oom || tb[1].oom)
-					goto oom;
+				insert_paths(c, s, t, o, c->pb.p + start + 1, np);
+				if (c->tb[0].oom || c->tb[1].oom)
+					return -1;
 			}
 		}
-	}
-	v->paths = pb.p;
-	v->npaths = pb.len;
-	pb.p = NULL;
+	v->paths = c->pb.p;
+	v->npaths = c->pb.len;
+	c->pb.p = NULL;
+	return 0;
+}
 
+/* the tries, flattened in depth-first order: one run per kind, side and
+ * target */
+static int flatten_tries(struct compile *c)
+{
+	struct vc_variant *v = c->v;
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++) {
 			v->trieoff[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
 			v->trieend[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
 			if (!v->trieoff[k][s] || !v->trieend[k][s])
-				goto oom;
+				return -1;
 			for (int sq = 0; sq < v->nsq; sq++) {
-				v->trieoff[k][s][sq] = (int32_t)fl.len;
-				flatten(&tb[k], roots[k][s][sq], &fl);
-				if (fl.oom)
-					goto oom;
-				v->trieend[k][s][sq] = (int32_t)fl.len;
+				v->trieoff[k][s][sq] = (int32_t)c->fl.len;
+				flatten(&c->tb[k], c->roots[k][s][sq], &c->fl);
+				if (c->fl.oom)
+					return -1;
+				v->trieend[k][s][sq] = (int32_t)c->fl.len;
 			}
 		}
-	v->trie = fl.n;
-	fl.n = NULL;
-	if (type_tries(v) != 0)
-		goto oom;
-	/* squares with something behind them on a capture path towards k */
-	{
-		size_t words = (size_t)(v->nsq + 63) / 64;
-		for (int s = 0; s < 2; s++) {
-			v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
-			if (!v->lines[s])
-				goto oom;
-			for (int k = 0; k < v->nsq; k++) {
-				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
-				for (; i < end; i++)
-					if (v->trie[i].skip > 1)
-						vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
-			}
-		}
-		if (v->nsq <= VC_PINS_MAXSQ) {
-			int32_t total = v->trieend[1][1][v->nsq - 1];
-			int32_t stack[VC_TRIE_MAXLEN + 2], stop[VC_TRIE_MAXLEN + 2];
-			v->tparent = malloc((size_t)(total ? total : 1) * sizeof(int32_t));
-			if (!v->tparent)
-				goto oom;
-			for (int k = 0; k < 2; k++)
-				for (int s = 0; s < 2; s++)
-					for (int sq = 0; sq < v->nsq; sq++) {
-						int depth = 0;
-						for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
-							while (depth > 0 && i >= stop[depth - 1])
-								depth--;
-							v->tparent[i] = depth ? stack[depth - 1] : -1;
-							if (v->trie[i].skip > 1) {
-								if (depth > VC_TRIE_MAXLEN)
-									goto oom; /* paths are no longer */
-								stack[depth] = i;
-								stop[depth++] = i + v->trie[i].skip;
-							}
-						}
-					}
-		}
-		for (int s = 0; s < 2 && v->nsq <= VC_PINS_MAXSQ; s++) {
-			size_t nsq = (size_t)v->nsq;
-			v->pins[s] = malloc(nsq * nsq * sizeof(int32_t));
-			if (!v->pins[s])
-				goto oom;
-			for (size_t j = 0; j < nsq * nsq; j++)
-				v->pins[s][j] = -1;
-			for (size_t k = 0; k < nsq; k++) {
-				int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
-				for (; i < end; i++)
-					if (v->trie[i].skip > 1) {
-						int32_t *slot = &v->pins[s][k * nsq + (size_t)v->trie[i].sq];
-						*slot = *slot == -1 ? i : -2;
-					}
-			}
-		}
-	}
+	v->trie = c->fl.n;
+	c->fl.n = NULL;
+	return 0;
+}
 
-	/* hashing keys: fixed seed, so hashes are the same in every run */
-	{
-		uint64_t seed = 0x76636865737321ULL;
-		size_t ncodes = (size_t)(v->ntypes + 1) * 4;
-		v->zobrist = malloc(ncodes * (size_t)v->nsq * sizeof(uint64_t));
-		if (!v->zobrist)
-			goto oom;
-		for (size_t i = 0; i < ncodes * (size_t)v->nsq; i++)
-			v->zobrist[i] = splitmix(&seed);
-		v->zob_side = splitmix(&seed);
-		for (int s = 0; s < 2; s++)
-			for (int i = 0; i < VC_MAXCASTLE; i++)
-				v->zob_castle[s][i] = splitmix(&seed);
-		for (int i = 0; i < VC_MAXSQ; i++)
-			v->zob_ep[i] = splitmix(&seed);
-		for (int s = 0; s < 2; s++)
-			for (int r = 0; r < VC_MAXRES; r++)
-				for (int t = 0; t < VC_MAXT; t++)
-					v->zob_res[s][r][t] = splitmix(&seed);
-		/* drawn last, so that the keys above are those of every earlier
-		 * version: hashes of variants without walls do not change */
-		v->zob_link = malloc((size_t)v->nsq * 8 * sizeof(uint64_t));
-		if (!v->zob_link)
-			goto oom;
-		for (int i = 0; i < v->nsq * 8; i++)
-			v->zob_link[i] = splitmix(&seed);
+/* lines: the squares with something behind them on a capture path towards
+ * a royal square */
+static int line_tables(struct vc_variant *v)
+{
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	for (int s = 0; s < 2; s++) {
+		v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
+		if (!v->lines[s])
+			return -1;
+		for (int k = 0; k < v->nsq; k++) {
+			int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+			for (; i < end; i++)
+				if (v->trie[i].skip > 1)
+					vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
+		}
 	}
-	/* two-square pieces: the translations of their leaps and rides */
+	return 0;
+}
+
+/* pins and tparent (see vc_rules.h), on boards small enough for them */
+static int pin_tables(struct vc_variant *v)
+{
+	if (v->nsq > VC_PINS_MAXSQ)
+		return 0;
+	int32_t total = v->trieend[1][1][v->nsq - 1];
+	int32_t stack[VC_TRIE_MAXLEN + 2], stop[VC_TRIE_MAXLEN + 2];
+	v->tparent = malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+	if (!v->tparent)
+		return -1;
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < 2; s++)
+			for (int sq = 0; sq < v->nsq; sq++) {
+				int depth = 0;
+				for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
+					while (depth > 0 && i >= stop[depth - 1])
+						depth--;
+					v->tparent[i] = depth ? stack[depth - 1] : -1;
+					if (v->trie[i].skip > 1) {
+						if (depth > VC_TRIE_MAXLEN)
+							return -1; /* paths are no longer */
+						stack[depth] = i;
+						stop[depth++] = i + v->trie[i].skip;
+					}
+				}
+			}
+	for (int s = 0; s < 2; s++) {
+		size_t nsq = (size_t)v->nsq;
+		v->pins[s] = malloc(nsq * nsq * sizeof(int32_t));
+		if (!v->pins[s])
+			return -1;
+		for (size_t j = 0; j < nsq * nsq; j++)
+			v->pins[s][j] = -1;
+		for (size_t k = 0; k < nsq; k++) {
+			int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
+			for (; i < end; i++)
+				if (v->trie[i].skip > 1) {
+					int32_t *slot = &v->pins[s][k * nsq + (size_t)v->trie[i].sq];
+					*slot = *slot == -1 ? i : -2;
+				}
+		}
+	}
+	return 0;
+}
+
+/* hashing keys: fixed seed, so hashes are the same in every run */
+static int zobrist_keys(struct vc_variant *v)
+{
+	uint64_t seed = 0x76636865737321ULL;
+	size_t ncodes = (size_t)(v->ntypes + 1) * 4;
+	v->zobrist = malloc(ncodes * (size_t)v->nsq * sizeof(uint64_t));
+	if (!v->zobrist)
+		return -1;
+	for (size_t i = 0; i < ncodes * (size_t)v->nsq; i++)
+		v->zobrist[i] = splitmix(&seed);
+	v->zob_side = splitmix(&seed);
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < VC_MAXCASTLE; i++)
+			v->zob_castle[s][i] = splitmix(&seed);
+	for (int i = 0; i < VC_MAXSQ; i++)
+		v->zob_ep[i] = splitmix(&seed);
+	for (int s = 0; s < 2; s++)
+		for (int r = 0; r < VC_MAXRES; r++)
+			for (int t = 0; t < VC_MAXT; t++)
+				v->zob_res[s][r][t] = splitmix(&seed);
+	/* drawn last, so that the keys above are those of every earlier
+	 * version: hashes of variants without walls do not change */
+	v->zob_link = malloc((size_t)v->nsq * 8 * sizeof(uint64_t));
+	if (!v->zob_link)
+		return -1;
+	for (int i = 0; i < v->nsq * 8; i++)
+		v->zob_link[i] = splitmix(&seed);
+	return 0;
+}
+
+/* The translations of a two-square piece of type t for side s: each vector
+ * of its leaps and rides once, with the longest range either gives. */
+static int two_vectors(struct vc_variant *v, int t, int s)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	struct vc_twovec *tv = calloc((size_t)pt->natoms * 8 + 1, sizeof *tv);
+	int n = 0;
+	if (!tv)
+		return -1;
+	for (int a = 0; a < pt->natoms; a++) {
+		const struct vc_atom *at = &pt->atoms[a];
+		int8_t vec[8][2];
+		if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
+			continue; /* refused by the loader */
+		int nv = atom_vectors(at, s, vec);
+		for (int i = 0; i < nv; i++) {
+			int range = at->kind == VC_A_LEAP ? 1 : at->range, k;
+			for (k = 0; k < n; k++)
+				if (tv[k].dx == vec[i][0] && tv[k].dy == vec[i][1])
+					break;
+			if (k == n) {
+				tv[n].dx = vec[i][0];
+				tv[n].dy = vec[i][1];
+				tv[n].range = (uint8_t)range;
+				tv[n].min = at->kind == VC_A_LEAP ? 1 : at->min;
+				tv[n].modes = at->modes;
+				n++;
+			} else {
+				/* one vector from two movements: the longer range */
+				if (tv[k].range && (!range || range > tv[k].range))
+					tv[k].range = (uint8_t)range;
+				if (at->min < tv[k].min)
+					tv[k].min = at->min;
+				tv[k].modes |= at->modes;
+			}
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (tv[k].dx && tv[k].dy && tv[k].dx != tv[k].dy && tv[k].dx != -tv[k].dy)
+			v->two_odd |= 1ULL << t;
+	v->twovec[s][t] = tv;
+	v->ntwovec[s][t] = (uint8_t)n;
+	return 0;
+}
+
+/* two-square pieces: their types, the translations of their leaps and rides */
+static int two_square_moves(struct vc_variant *v)
+{
 	v->two_types = v->two_odd = 0;
 	for (int t = 0; t < v->ntypes; t++) {
 		const struct vc_ptype *pt = &v->types[t];
 		if (!(pt->props & VC_P_TWOSQUARE) || (pt->props & VC_P_IMMOBILE))
 			continue;
 		v->two_types |= 1ULL << t;
-		for (int s = 0; s < 2; s++) {
-			struct vc_twovec *tv = calloc((size_t)pt->natoms * 8 + 1, sizeof *tv);
-			int n = 0;
-			if (!tv)
-				goto oom;
-			for (int a = 0; a < pt->natoms; a++) {
-				const struct vc_atom *at = &pt->atoms[a];
-				int8_t vec[8][2];
-				if (at->kind != VC_A_LEAP && at->kind != VC_A_RIDE)
-					continue; /* refused by the loader */
-				int nv = atom_vectors(at, s, vec);
-				for (int i = 0; i < nv; i++) {
-					int range = at->kind == VC_A_LEAP ? 1 : at->range, k;
-					for (k = 0; k < n; k++)
-						if (tv[k].dx == vec[i][0] && tv[k].dy == vec[i][1])
-							break;
-					if (k == n) {
-						tv[n].dx = vec[i][0];
-						tv[n].dy = vec[i][1];
-						tv[n].range = (uint8_t)range;
-						tv[n].min = at->kind == VC_A_LEAP ? 1 : at->min;
-						tv[n].modes = at->modes;
-						n++;
-					} else {
-						/* one vector from two movements: the longer range */
-						if (tv[k].range && (!range || range > tv[k].range))
-							tv[k].range = (uint8_t)range;
-						if (at->min < tv[k].min)
-							tv[k].min = at->min;
-						tv[k].modes |= at->modes;
-					}
-				}
-			}
-			for (int k = 0; k < n; k++)
-				if (tv[k].dx && tv[k].dy && tv[k].dx != tv[k].dy && tv[k].dx != -tv[k].dy)
-					v->two_odd |= 1ULL << t;
-			v->twovec[s][t] = tv;
-			v->ntwovec[s][t] = (uint8_t)n;
-		}
+		for (int s = 0; s < 2; s++)
+			if (two_vectors(v, t, s))
+				return -1;
 	}
-	/* the symbol table of the move reader's fast path (notation.c) */
+	return 0;
+}
+
+/* the symbol table of the move reader's fast path (notation.c), and the
+ * summaries that choose the generator's and validator's ways */
+static void summaries(struct vc_variant *v)
+{
 	memset(v->letter_type, -1, sizeof v->letter_type);
 	for (int t = v->ntypes - 1; t >= 0; t--) {
 		int c = v->types[t].symbol[0]; /* as vc_type_by_symbol matches one letter */
@@ -930,18 +1004,28 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */
 	v->attacks_off_tries = v->walk_types || v->two_types;
-	rc = 0;
-	goto done;
-oom:
-	vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
-		"out of memory while compiling variant '%s'", v->name ? v->name : "?");
-done:
-	free(pb.p);
-	free(tb[0].n);
-	free(tb[1].n);
-	free(fl.n);
+}
+
+int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
+{
+	struct compile c = { .v = v };
+	int rc = -1;
+	v->nsq = v->files * v->ranks;
+	promotion_zones(v);
+	if (start_tables(&c) || compile_paths(&c) || flatten_tries(&c) || type_tries(v) ||
+	    line_tables(v) || pin_tables(v) || zobrist_keys(v) || two_square_moves(v))
+		vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
+			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
+	else {
+		summaries(v);
+		rc = 0;
+	}
+	free(c.pb.p);
+	free(c.tb[0].n);
+	free(c.tb[1].n);
+	free(c.fl.n);
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++)
-			free(roots[k][s]);
+			free(c.roots[k][s]);
 	return rc;
 }

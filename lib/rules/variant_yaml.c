@@ -809,129 +809,70 @@ static void check_two_square(struct ld *l)
 			 "promotion by exchange, self-capture or swapping halves");
 }
 
-struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
-					 size_t len)
-{
-	yaml_parser_t parser;
-	struct ld *l = vc_calloc(1, sizeof *l);
-	if (!l)
-		return NULL;
-	l->ctx = ctx;
-	l->file = file;
-	if (!yaml_parser_initialize(&parser)) {
-		free(l);
-		return NULL;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &l->doc)) {
-		vc_emit(ctx, VC_SEV_ERROR, "yaml-syntax", file, (long)parser.problem_mark.line + 1,
-			(long)parser.problem_mark.column + 1, NULL, "%s%s%s",
-			parser.problem ? parser.problem : "YAML syntax error",
-			parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		free(l);
-		return NULL;
-	}
-	yaml_parser_delete(&parser);
+/* ---- the top-level keys ---- */
 
-	struct vc_variant *v = l->v = vc_variant_alloc();
-	yaml_node_t *root = yaml_document_get_root_node(&l->doc);
-	yaml_node_t *board = NULL, *pieces = NULL, *setup = NULL, *castling = NULL, *rules = NULL,
-		    *reserves = NULL;
-	if (!v)
-		goto out;
-	v->source = vc_strdup(file);
-	if (!root || root->type != YAML_MAPPING_NODE) {
-		err(l, root, "a variant file is a mapping with name, board, pieces and setup");
-		goto out;
+static void read_name(struct ld *l, yaml_node_t *n)
+{
+	const char *s = scalar(n);
+	if (!s || !*s)
+		err(l, n, "'name' must be a string");
+	else {
+		free(l->v->name); /* a key given twice: the last one counts */
+		l->v->name = vc_strdup(s);
 	}
-	yaml_node_t *k, *val;
-	FOR_MAP(root, k, val)
-	{
-		const char *key = scalar(k);
-		if (!key) {
-			err(l, k, "keys must be strings");
-			continue;
-		}
-		if (!strcmp(key, "name")) {
-			const char *s = scalar(val);
-			if (!s || !*s)
-				err(l, val, "'name' must be a string");
-			else {
-				free(v->name); /* a key given twice: the last one counts */
-				v->name = vc_strdup(s);
-			}
-		} else if (!strcmp(key, "title")) {
-			const char *s = scalar(val);
-			if (!s)
-				err(l, val, "'title' must be a string");
-			else {
-				free(v->title);
-				v->title = vc_strdup(s);
-			}
-		} else if (!strcmp(key, "aliases")) {
-			if (!is_seq(l, val, "aliases"))
-				continue;
-			for (yaml_node_item_t *it = val->data.sequence.items.start;
-			     it < val->data.sequence.items.top; it++) {
-				const char *s = scalar(node(l, *it));
-				if (!s)
-					err(l, node(l, *it), "aliases must be strings");
-				else if (v->naliases < VC_MAXALIAS)
-					v->aliases[v->naliases++] = vc_strdup(s);
-				else
-					err(l, node(l, *it), "at most %d aliases", VC_MAXALIAS);
-			}
-		} else if (!strcmp(key, "board"))
-			board = val;
-		else if (!strcmp(key, "pieces"))
-			pieces = val;
-		else if (!strcmp(key, "setup"))
-			setup = val;
-		else if (!strcmp(key, "castling"))
-			castling = val;
-		else if (!strcmp(key, "rules"))
-			rules = val;
-		else if (!strcmp(key, "reserves"))
-			reserves = val;
-		else if (!strcmp(key, "notation"))
-			read_notation(l, val);
+}
+
+static void read_title(struct ld *l, yaml_node_t *n)
+{
+	const char *s = scalar(n);
+	if (!s)
+		err(l, n, "'title' must be a string");
+	else {
+		free(l->v->title);
+		l->v->title = vc_strdup(s);
+	}
+}
+
+static void read_aliases(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_seq(l, n, "aliases"))
+		return;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		const char *s = scalar(node(l, *it));
+		if (!s)
+			err(l, node(l, *it), "aliases must be strings");
+		else if (v->naliases < VC_MAXALIAS)
+			v->aliases[v->naliases++] = vc_strdup(s);
 		else
-			err(l, k, "unknown key '%s'", key);
+			err(l, node(l, *it), "at most %d aliases", VC_MAXALIAS);
 	}
-	if (!v->name)
-		err(l, root, "the variant needs a 'name'");
-	if (!board)
+}
+
+/* The board (n NULL when the file has none); without its size, a stand-in
+ * one, so that the rest is checked too. */
+static void read_board_or_stand_in(struct ld *l, yaml_node_t *root, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!n)
 		err(l, root, "the variant needs a 'board'");
 	else
-		read_board(l, board);
+		read_board(l, n);
 	if (!v->files || !v->ranks) {
-		/* go on with a stand-in board so that the rest is checked too */
-		if (board && l->errors == 0)
-			err(l, board, "board needs 'files' and 'ranks'");
+		if (n && l->errors == 0)
+			err(l, n, "board needs 'files' and 'ranks'");
 		v->files = v->files ? v->files : 8;
 		v->ranks = v->ranks ? v->ranks : 8;
 	}
 	v->nsq = v->files * v->ranks;
-	if (rules)
-		read_rules(l, rules);
-	if (!pieces)
-		err(l, root, "the variant needs 'pieces'");
-	else if (is_seq(l, pieces, "pieces"))
-		for (yaml_node_item_t *it = pieces->data.sequence.items.start;
-		     it < pieces->data.sequence.items.top; it++)
-			read_piece(l, node(l, *it));
-	/* duplicate symbols and names */
-	for (int a = 0; a < v->ntypes; a++)
-		for (int b = a + 1; b < v->ntypes; b++) {
-			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
-				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
-					 v->types[b].symbol);
-			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
-				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
-					 v->types[b].name);
-		}
-	/* combine: a compound piece gets copies of the other pieces' atoms */
+}
+
+/* Piece references, resolved once every piece is read.  combine: a
+ * compound piece gets copies of the other pieces' atoms. */
+static void resolve_piece_refs(struct ld *l)
+{
+	struct vc_variant *v = l->v;
 	for (int i = 0; i < l->ncombine; i++) {
 		int t = l->combine[i].type, from = ref_type(l, l->combine[i].node, "'combine'");
 		if (from < 0)
@@ -970,78 +911,220 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 		if (t >= 0)
 			v->types[l->autop[i].type].auto_to = t;
 	}
-	if (castling)
-		read_castling(l, castling);
+}
+
+/* the pieces (n NULL when the file has none): each read, then symbols and
+ * names checked for duplicates, then the references between them */
+static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!n)
+		err(l, root, "the variant needs 'pieces'");
+	else if (is_seq(l, n, "pieces"))
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++)
+			read_piece(l, node(l, *it));
+	for (int a = 0; a < v->ntypes; a++)
+		for (int b = a + 1; b < v->ntypes; b++) {
+			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
+				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
+					 v->types[b].symbol);
+			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
+				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
+					 v->types[b].name);
+		}
+	resolve_piece_refs(l);
+}
+
+/* castling's piece references, once the pieces are read: what a partner
+ * becomes, and which pieces may be partners */
+static void resolve_castling_refs(struct ld *l)
+{
+	struct vc_variant *v = l->v;
 	for (int i = 0; i < v->ncastle; i++)
 		if (l->castle_becomes[i])
 			v->castle[i].becomes = ref_type(l, l->castle_becomes[i], "'becomes'");
-	if (l->partners) {
-		const char *s = scalar(l->partners);
-		if (s && !strcmp(s, "any"))
-			v->rules |= VC_R_CASTLE_ANY_PARTNER;
-		else if (is_seq(l, l->partners, "partners"))
-			for (yaml_node_item_t *it = l->partners->data.sequence.items.start;
-			     it < l->partners->data.sequence.items.top; it++) {
-				int t = ref_type(l, node(l, *it), "a castling partner");
-				if (t >= 0)
-					v->castle_partners |= 1ULL << t;
-			}
-	}
-	check_two_square(l);
-	if (reserves && is_seq(l, reserves, "reserves")) {
-		for (yaml_node_item_t *it = reserves->data.sequence.items.start;
-		     it < reserves->data.sequence.items.top; it++) {
-			if (v->nreserve >= VC_MAXRES) {
-				err(l, node(l, *it), "at most %d reserves", VC_MAXRES);
-				break;
-			}
-			yaml_node_t *rn = node(l, *it);
-			struct vc_reserve_spec *rs = &v->reserve[v->nreserve];
-			if (rn && rn->type == YAML_MAPPING_NODE) {
-				/* {name: prison, holds: enemy} */
-				yaml_node_t *k2, *v2;
-				for (yaml_node_pair_t *p2 = rn->data.mapping.pairs.start;
-				     p2 < rn->data.mapping.pairs.top; p2++) {
-					k2 = node(l, p2->key);
-					v2 = node(l, p2->value);
-					const char *hs = scalar(v2);
-					if (key_is(k2, "name"))
-						get_str(l, v2, "name", rs->name, sizeof rs->name);
-					else if (key_is(k2, "holds")) {
-						if (hs && !strcmp(hs, "enemy"))
-							rs->enemy = 1;
-						else if (hs && !strcmp(hs, "own"))
-							rs->enemy = 0;
-						else
-							err(l, v2, "'holds' must be own or enemy");
-					} else
-						err(l, k2, "unknown key '%s' in a reserve",
-						    scalar(k2) ? scalar(k2) : "?");
-				}
-				if (!rs->name[0])
-					err(l, rn, "a reserve needs a 'name'");
-			} else
-				get_str(l, rn, "reserves", rs->name, sizeof rs->name);
-			v->nreserve++;
+	if (!l->partners)
+		return;
+	const char *s = scalar(l->partners);
+	if (s && !strcmp(s, "any"))
+		v->rules |= VC_R_CASTLE_ANY_PARTNER;
+	else if (is_seq(l, l->partners, "partners"))
+		for (yaml_node_item_t *it = l->partners->data.sequence.items.start;
+		     it < l->partners->data.sequence.items.top; it++) {
+			int t = ref_type(l, node(l, *it), "a castling partner");
+			if (t >= 0)
+				v->castle_partners |= 1ULL << t;
 		}
+}
+
+/* one reserve: a name, or {name: prison, holds: enemy} */
+static void read_reserve(struct ld *l, yaml_node_t *rn, struct vc_reserve_spec *rs)
+{
+	if (!rn || rn->type != YAML_MAPPING_NODE) {
+		get_str(l, rn, "reserves", rs->name, sizeof rs->name);
+		return;
 	}
-	if (!setup)
+	yaml_node_t *k, *val;
+	FOR_MAP(rn, k, val)
+	{
+		const char *hs = scalar(val);
+		if (key_is(k, "name"))
+			get_str(l, val, "name", rs->name, sizeof rs->name);
+		else if (key_is(k, "holds")) {
+			if (hs && !strcmp(hs, "enemy"))
+				rs->enemy = 1;
+			else if (hs && !strcmp(hs, "own"))
+				rs->enemy = 0;
+			else
+				err(l, val, "'holds' must be own or enemy");
+		} else
+			err(l, k, "unknown key '%s' in a reserve", scalar(k) ? scalar(k) : "?");
+	}
+	if (!rs->name[0])
+		err(l, rn, "a reserve needs a 'name'");
+}
+
+static void read_reserves(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!is_seq(l, n, "reserves"))
+		return;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		if (v->nreserve >= VC_MAXRES) {
+			err(l, node(l, *it), "at most %d reserves", VC_MAXRES);
+			break;
+		}
+		read_reserve(l, node(l, *it), &v->reserve[v->nreserve]);
+		v->nreserve++;
+	}
+}
+
+/* The setup (n NULL when the file has none), kept as a string with its
+ * place in the file: the caller reads it once the variant is compiled
+ * (positions need the tables), and a setup that does not read is an
+ * error of the file, at the setup. */
+static void read_setup(struct ld *l, yaml_node_t *root, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!n)
 		err(l, root, "the variant needs a 'setup' position string");
-	else if (!scalar(setup))
-		err(l, setup, "'setup' must be a position string");
+	else if (!scalar(n))
+		err(l, n, "'setup' must be a position string");
 	else {
-		v->start_fen = vc_strdup(scalar(setup));
-		v->setup_line = (long)setup->start_mark.line + 1;
-		v->setup_col = (long)setup->start_mark.column + 1;
+		v->start_fen = vc_strdup(scalar(n));
+		v->setup_line = (long)n->start_mark.line + 1;
+		v->setup_col = (long)n->start_mark.column + 1;
 	}
-	if (v->ntypes && v->king_type < 0) {
-		/* allowed: variants without royal pieces; nothing to check */
+}
+
+/* The top-level keys and their readers, as a table.  Those with a reader
+ * here are read where they stand; the others are kept (the last of a key
+ * given twice counts) and read by read_kept once the whole mapping is
+ * walked, in its order, since each needs what those before it set. */
+enum { KEEP_BOARD, KEEP_RULES, KEEP_PIECES, KEEP_CASTLING, KEEP_RESERVES, KEEP_SETUP, NKEEP };
+
+static const struct top_key {
+	const char *name;
+	void (*read)(struct ld *l, yaml_node_t *n); /* NULL: kept in kept[keep] */
+	int keep;
+} top_keys[] = {
+	{ "name", read_name, 0 },
+	{ "title", read_title, 0 },
+	{ "aliases", read_aliases, 0 },
+	{ "board", NULL, KEEP_BOARD },
+	{ "pieces", NULL, KEEP_PIECES },
+	{ "setup", NULL, KEEP_SETUP },
+	{ "castling", NULL, KEEP_CASTLING },
+	{ "rules", NULL, KEEP_RULES },
+	{ "reserves", NULL, KEEP_RESERVES },
+	{ "notation", read_notation, 0 },
+};
+
+static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[NKEEP])
+{
+	if (!l->v->name)
+		err(l, root, "the variant needs a 'name'");
+	read_board_or_stand_in(l, root, kept[KEEP_BOARD]);
+	if (kept[KEEP_RULES])
+		read_rules(l, kept[KEEP_RULES]);
+	read_pieces(l, root, kept[KEEP_PIECES]);
+	if (kept[KEEP_CASTLING])
+		read_castling(l, kept[KEEP_CASTLING]);
+	resolve_castling_refs(l);
+	check_two_square(l);
+	if (kept[KEEP_RESERVES])
+		read_reserves(l, kept[KEEP_RESERVES]);
+	read_setup(l, root, kept[KEEP_SETUP]);
+}
+
+static void read_top(struct ld *l, yaml_node_t *root)
+{
+	yaml_node_t *kept[NKEEP] = { NULL };
+	yaml_node_t *k, *val;
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		err(l, root, "a variant file is a mapping with name, board, pieces and setup");
+		return;
 	}
-	/* a setup that does not read is an error of the file, at the setup */
-	if (!l->errors && v->start_fen) {
-		/* checked by the caller after compilation (positions need tables) */
+	FOR_MAP(root, k, val)
+	{
+		const char *key = scalar(k);
+		size_t i;
+		if (!key) {
+			err(l, k, "keys must be strings");
+			continue;
+		}
+		for (i = 0; i < VC_NELEM(top_keys); i++)
+			if (!strcmp(key, top_keys[i].name))
+				break;
+		if (i == VC_NELEM(top_keys))
+			err(l, k, "unknown key '%s'", key);
+		else if (top_keys[i].read)
+			top_keys[i].read(l, val);
+		else
+			kept[top_keys[i].keep] = val;
 	}
-out:
+	read_kept(l, root, kept);
+}
+
+/* The document as a node tree; 0, or -1 after a YAML syntax error (said). */
+static int load_document(struct ld *l, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser))
+		return -1;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &l->doc)) {
+		vc_emit(l->ctx, VC_SEV_ERROR, "yaml-syntax", l->file,
+			(long)parser.problem_mark.line + 1, (long)parser.problem_mark.column + 1, NULL,
+			"%s%s%s", parser.problem ? parser.problem : "YAML syntax error",
+			parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_parser_delete(&parser);
+	return 0;
+}
+
+struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
+					 size_t len)
+{
+	struct ld *l = vc_calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->ctx = ctx;
+	l->file = file;
+	if (load_document(l, text, len)) {
+		free(l);
+		return NULL;
+	}
+	struct vc_variant *v = l->v = vc_variant_alloc();
+	yaml_node_t *root = yaml_document_get_root_node(&l->doc);
+	if (v) {
+		v->source = vc_strdup(file);
+		read_top(l, root);
+	}
 	if (l->errors || !v || !v->name) {
 		if (v && !l->errors)
 			err(l, root, "the variant needs a 'name'");
