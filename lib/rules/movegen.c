@@ -1,6 +1,6 @@
 /*
  * movegen.c - move generation, attacks, legality and perft over the
- * compiled paths and tries of a variant (see vc_int.h).
+ * compiled paths and tries of a variant (see vc_rules.h).
  *
  * Pseudo-legal moves come from walking each piece's paths.  A move is legal
  * when the mover's royal piece is not attacked after it.  Making and testing

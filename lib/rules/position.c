@@ -27,7 +27,7 @@ static inline uint64_t zkey(const struct vc_variant *v, uint8_t code, int sq)
 }
 
 /* The link bits of a square of a two-square piece: their hash key, and
- * the anchors' list (see vc_int.h). */
+ * the anchors' list (see vc_rules.h). */
 static void link_note(struct vc_position *p, int sq, int c, uint8_t flags, int add)
 {
 	int d = vc_link_of(flags);

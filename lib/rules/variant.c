@@ -1,7 +1,7 @@
 /*
  * variant.c - the variant object: built-in lookup, accessors, and the
  * compilation of movement atoms into per-square paths and reverse tries
- * (see vc_int.h for the model).
+ * (see vc_rules.h for the model).
  *
  * Invariants after vc_variant_compile: for every side, type and square,
  * pathoff gives a block "npaths {len modes sq...}" in paths; a square is
@@ -488,7 +488,7 @@ static void tb_insert(struct tbuild *b, int32_t root, const int16_t *seq, int n,
 		b->n[cur].mask |= 1ULL << type;
 }
 
-/* Cuts the flat tries down to one type each (see vc_int.h): a node stays
+/* Cuts the flat tries down to one type each (see vc_rules.h): a node stays
  * when its subtree holds a piece of the type, so what stays of a subtree
  * is again a subtree, and only the skips change. */
 static int type_tries(struct vc_variant *v)
