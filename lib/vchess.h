@@ -156,6 +156,27 @@ uint64_t vc_position_hash(const struct vc_position *p);
 int vc_position_in_check(const struct vc_position *p);
 /* 0 game goes on, 1 checkmate (side to move lost), 2 stalemate. */
 int vc_position_outcome(const struct vc_position *p);
+/* The end of the game in a position: first the variant's own rules (a king
+ * on the hill, a third check, a king blown up, a side without pieces: see
+ * vchess-variant(5) END OF THE GAME), then checkmate and stalemate. */
+enum vc_end_rule {
+	VC_END_NONE,       /* the game goes on */
+	VC_END_CHECKMATE,  /* side: the side checkmated */
+	VC_END_STALEMATE,  /* side: the side that cannot move */
+	VC_END_NO_PIECES,  /* side: the side with no piece left */
+	VC_END_ROYAL_LOST, /* side: the side whose royal piece is gone */
+	VC_END_CHECKS,     /* side: the side that gave the deciding check */
+	VC_END_REGION      /* side: the side whose piece reached its region (White when both did) */
+};
+struct vc_end {
+	enum vc_end_rule rule;
+	int side;           /* 0 White, 1 Black: the side the rule is about */
+	const char *result; /* "1-0", "0-1" or "1/2-1/2"; NULL while the game goes on */
+	char text[96];      /* what happened: "checkmate", "White's king reached the hill" */
+};
+/* Fills e (which may be NULL) and returns its rule. */
+enum vc_end_rule vc_position_end(const struct vc_position *p, struct vc_end *e);
+
 /* Piece at a square: type index, or -1 empty; *color gets 0, 1 or 2 (neutral). */
 int vc_position_piece_at(const struct vc_position *p, int sq, int *color);
 /* Plies played since the start of the game (for scheduled transformations). */

@@ -1,5 +1,5 @@
 /*
- * movegen.c - move generation, attacks, legality and perft over the
+ * rules/movegen.c - move generation, legality and perft over the
  * compiled paths and tries of a variant (see vc_rules.h).
  *
  * Pseudo-legal moves come from walking each piece's paths.  A move is legal
@@ -14,8 +14,8 @@
  * the mover.
  *
  * Two-square pieces (walls) are not in the paths and tries: vc_gen_two
- * moves them as bodies, and vc_attacked asks it whether one of their moves
- * lands on the square.  A wall can attack a king only along the lines of
+ * (attack.c) moves them as bodies, and vc_attacked asks it whether one of
+ * their moves lands on the square.  A wall can attack a king only along the lines of
  * its squares; when an enemy wall's lines meet the king, every move is
  * tested, and so are every wall move and every capture of a wall (its other
  * square empties too).
@@ -24,114 +24,6 @@
 #include <string.h>
 
 #include "rules/vc_rules.h"
-
-static inline int trie_walk(const struct vc_position *p, const struct vc_tnode *t, int32_t i,
-			    int32_t end, int by)
-{
-	const uint8_t *board = p->board;
-	while (i < end) {
-		uint8_t occ = board[t[i].sq];
-		if (!occ) {
-			i++;
-			continue;
-		}
-		if (vc_code_color(occ) == by && (t[i].mask >> vc_code_type(occ) & 1) &&
-		    !(p->sqf[t[i].sq] & VC_SQF_DEAD))
-			return 1;
-		i += t[i].skip;
-	}
-	return 0;
-}
-
-/* Is the line from the royal piece to trie node i clear (i's ancestors)? */
-static inline int line_clear(const struct vc_position *p, int32_t i)
-{
-	const struct vc_variant *v = p->v;
-	for (int32_t j = v->tparent[i]; j >= 0; j = v->tparent[j])
-		if (p->board[v->trie[j].sq])
-			return 0;
-	return 1;
-}
-
-/* Does the piece on from reach target along one of its capture paths? */
-static int walk_reaches(const struct vc_position *p, int from, int target)
-{
-	const struct vc_variant *v = p->v;
-	int side = vc_code_color(p->board[from]), t = vc_code_type(p->board[from]);
-	int32_t off = v->pathoff[side][t][from];
-	if (!off || (p->sqf[from] & VC_SQF_DEAD))
-		return 0;
-	const int16_t *q = v->paths + off;
-	int np = *q++;
-	for (int i = 0; i < np; i++) {
-		int len = q[0], modes = q[1];
-		const int16_t *s = q + 2;
-		q += 2 + len;
-		if (!(modes & VC_MODE_CAPTURE))
-			continue;
-		for (int j = 0; j < len; j++) {
-			int e = s[j], sq = e & VC_PS_SQMASK;
-			if (e & VC_PS_SELF)
-				continue;
-			if (sq == target && !(e & VC_PS_TRANSIT))
-				return 1;
-			if (p->board[sq])
-				break;
-		}
-	}
-	return 0;
-}
-
-/* Could the two-square piece anchored on a, or its partner b, reach sq by
- * some translation or turn at all?  A cheap test before the exact one. */
-static inline int two_near(const struct vc_variant *v, int a, int b, int sq, int odd)
-{
-	int f = sq % v->files, r = sq / v->files;
-	int s2[2] = { a, b };
-	if (odd)
-		return 1; /* vectors other than orthogonal and diagonal ones */
-	for (int k = 0; k < 2; k++) {
-		int dx = f - s2[k] % v->files, dy = r - s2[k] / v->files;
-		if (dx == 0 || dy == 0 || dx == dy || dx == -dy)
-			return 1;
-	}
-	return 0;
-}
-
-int vc_attacked(const struct vc_position *p, int sq, int by)
-{
-	const struct vc_variant *v = p->v;
-	if (trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by))
-		return 1;
-	if (!v->attacks_off_tries)
-		return 0;
-	if (v->two_types && by < 2)
-		/* a two-square piece attacks every square one of its moves could
-		 * land on */
-		for (int i = 0; i < p->ntwo[by]; i++) {
-			int a = p->two[by][i];
-			if (two_near(v, a, vc_partner(p, a), sq,
-				     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)) &&
-			    vc_gen_two(p, a, by, sq, NULL))
-				return 1;
-		}
-	if (v->walk_types)
-		for (int i = 0; i < p->npl[by]; i++) {
-			int from = p->plist[by][i];
-			if ((v->walk_types >> vc_code_type(p->board[from]) & 1) &&
-			    walk_reaches(p, from, sq))
-				return 1;
-		}
-	return 0;
-}
-
-int vc_in_check(const struct vc_position *p, int side)
-{
-	int k = p->king[side];
-	return k >= 0 && vc_attacked(p, k, side ^ 1);
-}
-
-int vc_position_in_check(const struct vc_position *p) { return vc_in_check(p, p->side); }
 
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap)
@@ -395,137 +287,6 @@ static void gen_piece(struct gen *g, int from)
 	(void)start_n;
 }
 
-/* ---- two-square pieces ---- */
-
-/* The new squares a two-square piece lands on: what stands there decides
- * the move.  Returns -1 when it cannot land (a piece of its own side, an
- * uncapturable one), else the number of its new squares that hold enemy
- * pieces.  The piece's own squares a and b count as empty. */
-static inline int two_landing(const struct vc_position *p, int side, int a, int b, int na, int nb)
-{
-	int caps = 0;
-	int s2[2] = { na, nb };
-	for (int k = 0; k < 2; k++) {
-		int s = s2[k];
-		if (s == a || s == b)
-			continue;
-		uint8_t occ = p->board[s];
-		if (!occ)
-			continue;
-		if (vc_code_color(occ) == side ||
-		    (p->v->types[vc_code_type(occ)].props & VC_P_UNCAPTURABLE))
-			return -1;
-		caps++;
-	}
-	return caps;
-}
-
-static inline int rot_dir(int d, int eighths) { return (d - 1 + eighths + 8) % 8 + 1; }
-
-/* one move of a two-square piece: (na, nb) are the new squares of (a, b) */
-static int two_push(const struct vc_position *p, int a, int b, int na, int nb, int caps, int side,
-		    vc_move *out, int n, int t)
-{
-	const struct vc_variant *v = p->v;
-	const struct vc_ptype *pt = &v->types[t];
-	vc_move *m = &out[n];
-	if (nb < na) {
-		int x = na;
-		na = nb;
-		nb = x;
-	}
-	if (v->dedupe[t])
-		for (int i = 0; i < n; i++)
-			if (out[i].to == na && out[i].to2 == nb)
-				return n;
-	m->from = (int16_t)a;
-	m->from2 = (int16_t)b;
-	m->to = (int16_t)na;
-	m->to2 = (int16_t)nb;
-	m->aux = -1;
-	m->piece = (uint8_t)t;
-	m->promo = 0;
-	m->flags = VC_MF_WALL;
-	m->extra = 0;
-	m->pad = 0;
-	if (caps) {
-		m->flags |= VC_MF_CAPTURE;
-		/* two pieces, unless both squares are one two-square piece's */
-		if (caps == 2 && !((p->sqf[na] & VC_SQF_LINKMASK) && vc_partner(p, na) == nb))
-			m->flags |= VC_MF_TWOCAP;
-	}
-	if (pt->auto_to >= 0 &&
-	    (vc_bit_test(v->auto_zone[side][t], na) || vc_bit_test(v->auto_zone[side][t], nb))) {
-		m->promo = (uint8_t)(pt->auto_to + 1);
-		m->flags |= VC_MF_PROMO;
-	}
-	return n + 1;
-}
-
-int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
-{
-	const struct vc_variant *v = p->v;
-	int t = vc_code_type(p->board[a]);
-	int b = vc_partner(p, a);
-	const struct vc_ptype *pt = &v->types[t];
-	int F = v->files, R = v->ranks;
-	int af = a % F, ar = a / F, bf = b % F, br = b / F;
-	int n = 0;
-	/* translations: every square on the way empty, the landing squares
-	 * empty or enemies (then the slide stops there) */
-	const struct vc_twovec *tv = v->twovec[side][t];
-	for (int i = 0; i < v->ntwovec[side][t]; i++) {
-		int dx = tv[i].dx, dy = tv[i].dy;
-		int max = tv[i].range ? tv[i].range : F + R;
-		for (int k = 1; k <= max; k++) {
-			int naf = af + k * dx, nar = ar + k * dy, nbf = bf + k * dx, nbr = br + k * dy;
-			if (naf < 0 || naf >= F || nar < 0 || nar >= R || nbf < 0 || nbf >= F || nbr < 0 ||
-			    nbr >= R)
-				break;
-			int na = nar * F + naf, nb = nbr * F + nbf;
-			int caps = two_landing(p, side, a, b, na, nb);
-			if (caps < 0)
-				break;
-			if (k >= tv[i].min) {
-				if (target >= 0) {
-					if (na == target || nb == target)
-						return 1;
-				} else if (caps ? (tv[i].modes & VC_MODE_CAPTURE) : (tv[i].modes & VC_MODE_MOVE))
-					n = two_push(p, a, b, na, nb, caps, side, out, n, t);
-			}
-			if (caps)
-				break;
-		}
-	}
-	/* turns about either square: a quarter, and an eighth for a piece that
-	 * may stand diagonally; only the square that moves is looked at */
-	static const int quarter[] = { 2, -2 }, eighth[] = { 2, -2, 1, -1 };
-	const int *turns = (pt->props & VC_P_DIAGSTANCE) ? eighth : quarter;
-	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
-	for (int pv = 0; pv < 2; pv++) {
-		int piv = pv ? b : a, mov = pv ? a : b;
-		int d = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
-		for (int j = 0; j < nturns; j++) {
-			int nd = rot_dir(d, turns[j]);
-			int nf = piv % F + vc_link_dx(nd), nr = piv / F + vc_link_dy(nd);
-			if (nf < 0 || nf >= F || nr < 0 || nr >= R)
-				continue;
-			int ns = nr * F + nf;
-			int caps = two_landing(p, side, a, b, ns, ns);
-			if (caps < 0)
-				continue;
-			if (target >= 0) {
-				if (ns == target)
-					return 1;
-				continue;
-			}
-			/* a turn is a move and a capture alike */
-			n = two_push(p, a, b, pv ? ns : a, pv ? b : ns, caps ? 1 : 0, side, out, n, t);
-		}
-	}
-	return target >= 0 ? 0 : n;
-}
-
 static void gen_castling(struct gen *g);
 
 int vc_gen_castling(const struct vc_position *p, vc_move *out)
@@ -692,7 +453,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 		pi->twocap = 1;
 		for (int j = 0; j < p->ntwo[them] && !pi->check; j++) {
 			int a = p->two[them][j];
-			pi->check = two_near(v, a, vc_partner(p, a), k,
+			pi->check = vc_two_near(v, a, vc_partner(p, a), k,
 					     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1));
 		}
 	}
@@ -708,7 +469,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 		int c = vc_code_color(occ);
 		if (c == them && (t[i].mask >> vc_code_type(occ) & 1) && !(p->sqf[t[i].sq] & VC_SQF_DEAD))
 			pi->check = 1;
-		else if (c == side && t[i].skip > 1 && trie_walk(p, t, i + 1, i + t[i].skip, them)) {
+		else if (c == side && t[i].skip > 1 && vc_trie_walk(p, t, i + 1, i + t[i].skip, them)) {
 			vc_bit_set(pi->set, t[i].sq);
 			pi->any = 1;
 		}
@@ -745,7 +506,7 @@ static int two_may_matter(const struct vc_position *p, int by, int k)
 	}
 	for (int j = 0; j < p->ntwo[by]; j++) {
 		int a = p->two[by][j];
-		if (two_near(v, a, vc_partner(p, a), k, (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)))
+		if (vc_two_near(v, a, vc_partner(p, a), k, (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)))
 			return 1;
 	}
 	return 0;
@@ -768,7 +529,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 		if (i == -2)
 			return vc_attacked(p, k, them);
-		if (i >= 0 && line_clear(p, i) && trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
+		if (i >= 0 && vc_line_clear(p, i) && vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
 			return 1;
 	} else if (m->from >= 0) {
 		size_t words = (size_t)(v->nsq + 63) / 64;
@@ -846,8 +607,8 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	if (m->from == k)
 		k = m->to;
 	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
-				: line_clear(p, node) &&
-					  trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
+				: vc_line_clear(p, node) &&
+					  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
 	b[m->to] = old_to;
 	if (m->from >= 0)
 		b[m->from] = mover;
@@ -856,14 +617,18 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 
 int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 {
-	int side = p->side;
-	if (p->king[side] < 0)
+	const struct vc_variant *v = p->v;
+	int side = p->side, had = p->king[side] >= 0;
+	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
-	int bad = vc_in_check(p, side);
+	/* attacked, or gone (an explosion), the royal piece makes the move
+	 * illegal; and under no-check, so does a check given */
+	int bad = vc_in_check(p, side) || (had && p->king[side] < 0) ||
+		  ((v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1));
 	vc_pos_unmake(p);
 	return bad;
 }
@@ -889,17 +654,32 @@ int vc_move_legal(struct vc_position *p, const vc_move *m)
 	return vc_move_leaves_check(p, m) == 0;
 }
 
-int vc_gen_legal(struct vc_position *p, vc_move *out)
+/* forced-capture: when some of the n moves capture, only those stay */
+static int keep_captures(vc_move *out, int n)
 {
-	int n = vc_gen_pseudo(p, out);
-	if (p->king[p->side] < 0)
-		return n;
-	struct pins pi;
-	find_pins(p, &pi);
 	int k = 0;
 	for (int i = 0; i < n; i++)
-		if (!needs_test(p, &pi, &out[i]) || vc_move_legal(p, &out[i]))
+		if (out[i].flags & VC_MF_CAPTURE)
 			out[k++] = out[i];
+	return k ? k : n;
+}
+
+int vc_gen_legal(struct vc_position *p, vc_move *out)
+{
+	const struct vc_variant *v = p->v;
+	if (v->has_end && vc_end_by_rule(p, NULL, NULL))
+		return 0; /* the game is over */
+	int n = vc_gen_pseudo(p, out), k = n;
+	if (p->king[p->side] >= 0 || (v->rules & VC_R_NO_CHECK)) {
+		struct pins pi;
+		find_pins(p, &pi);
+		k = 0;
+		for (int i = 0; i < n; i++)
+			if (!needs_test(p, &pi, &out[i]) || vc_move_legal(p, &out[i]))
+				out[k++] = out[i];
+	}
+	if (v->rules & VC_R_FORCED_CAPTURE)
+		k = keep_captures(out, k);
 	return k;
 }
 
@@ -920,7 +700,9 @@ int vc_has_legal_move(struct vc_position *p)
 {
 	static __thread vc_move buf[VC_MAX_MOVES * 4];
 	int side = p->side, k = p->king[side];
-	if (k < 0)
+	if (p->v->has_end && vc_end_by_rule(p, NULL, NULL))
+		return 0; /* the game is over */
+	if (k < 0 && !(p->v->rules & VC_R_NO_CHECK))
 		return vc_gen_pseudo(p, buf) > 0;
 	struct pins pi;
 	find_pins(p, &pi);
@@ -952,12 +734,98 @@ int vc_has_legal_move(struct vc_position *p)
 	return 0;
 }
 
+/* ---- the end of the game by the variant's own rules ---- */
+
+/* Is a piece of side s whose type is in the region rule on its region? */
+static int in_region(const struct vc_position *p, int s)
+{
+	const struct vc_end_rules *e = &p->v->end;
+	for (int i = 0; i < p->npl[s]; i++) {
+		int sq = p->plist[s][i];
+		if ((e->region_types >> vc_code_type(p->board[sq]) & 1) &&
+		    vc_bit_test(e->region_sq[s], sq))
+			return 1;
+	}
+	return 0;
+}
+
+/* Black to move, White on the region: can a region piece of Black's reach
+ * its region with a legal move (the reply that draws)? */
+static int can_reply_into_region(struct vc_position *p)
+{
+	static __thread vc_move buf[VC_MAX_MOVES];
+	const struct vc_end_rules *e = &p->v->end;
+	int side = p->side;
+	int16_t from_sq[VC_MAXPL];
+	int nfrom = p->npl[side];
+	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
+	for (int i = 0; i < nfrom; i++) {
+		if (!(e->region_types >> vc_code_type(p->board[from_sq[i]]) & 1))
+			continue;
+		struct gen g = { p, buf, 0 };
+		gen_piece(&g, from_sq[i]);
+		for (int j = 0; j < g.n; j++)
+			if (vc_bit_test(e->region_sq[side], buf[j].to) && vc_move_legal(p, &buf[j]))
+				return 1;
+	}
+	return 0;
+}
+
+int vc_end_by_rule(struct vc_position *p, int *side, int *res)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_end_rules *e = &v->end;
+	int s, r = VC_RES_NONE, rule = VC_END_NONE, who = 0;
+	for (s = 0; s < 2 && !rule; s++) {
+		if (e->royal_lost && v->king_type >= 0 && p->king[s] < 0)
+			rule = VC_END_ROYAL_LOST, r = e->royal_lost, who = s;
+		else if (e->no_pieces && p->npl[s] == 0)
+			rule = VC_END_NO_PIECES, r = e->no_pieces, who = s;
+		else if (e->checks && p->checks[s] >= e->checks)
+			rule = VC_END_CHECKS, r = VC_RES_WIN, who = s;
+	}
+	if (!rule && e->region) {
+		int w = in_region(p, VC_WHITE), b = in_region(p, VC_BLACK);
+		if (w && b)
+			rule = VC_END_REGION, r = VC_RES_DRAW, who = VC_WHITE;
+		else if (w || b) {
+			who = w ? VC_WHITE : VC_BLACK;
+			/* with a reply rule, White's arrival leaves Black one move */
+			if (!(e->region_reply && w && p->side == VC_BLACK && can_reply_into_region(p)))
+				rule = VC_END_REGION, r = e->region;
+		}
+	}
+	if (side)
+		*side = who;
+	if (res)
+		*res = r;
+	return rule;
+}
+
 int vc_position_outcome(const struct vc_position *cp)
 {
 	struct vc_position *p = (struct vc_position *)cp;
 	if (vc_has_legal_move(p))
 		return 0;
 	return vc_in_check(p, p->side) ? 1 : 2;
+}
+
+/* Perft where moves are not all legal or not all counted by themselves:
+ * the end rules (the game may be over), forced capture (a move's legality
+ * depends on the others), a side without a royal piece under no-check. */
+static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf)
+{
+	int n = vc_gen_legal(p, buf);
+	if (depth == 1)
+		return (uint64_t)n;
+	uint64_t total = 0;
+	for (int i = 0; i < n; i++) {
+		if (vc_pos_make(p, &buf[i]) != 0)
+			return total;
+		total += perft_general(p, depth - 1, buf + n);
+		vc_pos_unmake(p);
+	}
+	return total;
 }
 
 static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
@@ -995,7 +863,10 @@ uint64_t vc_perft(struct vc_position *p, int depth)
 	vc_move *buf = vc_calloc((size_t)(depth + 1) * VC_MAX_MOVES, sizeof *buf);
 	if (!buf)
 		return 0;
-	uint64_t n = perft_rec(p, depth, buf);
+	const struct vc_variant *v = p->v;
+	uint64_t n = v->has_end || (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK))
+			     ? perft_general(p, depth, buf)
+			     : perft_rec(p, depth, buf);
 	free(buf);
 	return n;
 }

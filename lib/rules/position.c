@@ -124,6 +124,8 @@ uint64_t vc_pos_compute_hash(const struct vc_position *p)
 		for (int r = 0; r < v->nreserve; r++)
 			for (int t = 0; t < v->ntypes; t++)
 				h ^= v->zob_res[s][r][t] * p->res[s][r][t];
+	for (int s = 0; s < 2; s++)
+		h ^= v->zob_checks[s] * p->checks[s];
 	return h;
 }
 
@@ -334,6 +336,9 @@ static inline void save_undo(struct vc_undo *u, const struct vc_position *p, con
 	u->nx = 0;
 	u->xsrc_flags = 0;
 	u->swapped = 0;
+	u->nblast = 0;
+	u->checks[0] = p->checks[0];
+	u->checks[1] = p->checks[1];
 }
 
 /* A drop: a piece from the reserve area m->extra onto the board. */
@@ -497,6 +502,43 @@ static inline void leave_ep_targets(struct vc_position *p, int from, int to)
 	p->epvictim = (int16_t)to;
 }
 
+/* An explosion (rule explosion): after a capture on 'to', the capturer and
+ * every piece on the eight squares around it leave the board, but those
+ * the variant spares (pawns in atomic) and uncapturable ones; castling
+ * rights go with the partners and kings blown away. */
+static void explode(struct vc_position *p, struct vc_undo *u, int to)
+{
+	const struct vc_variant *v = p->v;
+	int f0 = to % v->files, r0 = to / v->files, n = 0;
+	u->blastsq[n++] = (int16_t)to; /* the capturer, first */
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++) {
+			int f = f0 + dx, r = r0 + dy, sq = vc_sq(v->files, f, r);
+			if ((!dx && !dy) || f < 0 || r < 0 || f >= v->files || r >= v->ranks ||
+			    !p->board[sq])
+				continue;
+			int t = vc_code_type(p->board[sq]);
+			if (!(v->explode_spare >> t & 1) && !(v->types[t].props & VC_P_UNCAPTURABLE))
+				u->blastsq[n++] = (int16_t)sq;
+		}
+	for (int k = 0; k < n; k++) {
+		int sq = u->blastsq[k];
+		uint8_t c = p->board[sq];
+		int col = vc_code_color(c);
+		u->blastold[k][0] = c;
+		u->blastold[k][1] = p->sqf[sq];
+		if (col < 2 && (v->types[vc_code_type(c)].props & VC_P_ROYAL))
+			for (int i = 0; i < v->ncastle; i++)
+				p->castle[col][i] = -1;
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < v->ncastle; i++)
+				if (p->castle[s][i] == sq)
+					p->castle[s][i] = -1;
+		vc_pos_remove(p, sq);
+	}
+	u->nblast = (uint8_t)n;
+}
+
 /* An ordinary move: a capture (en passant too), the step, a promotion by
  * exchange, by choice or by itself (or a vampire's change of type), and
  * what follows from it: prisoners exchanged, rights lost, targets left. */
@@ -528,6 +570,8 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 		exchange_prisoners(p, u);
 	if (live)
 		lose_rights(p, side, mt, from, to);
+	if ((v->rules & VC_R_EXPLOSION) && (m->flags & VC_MF_CAPTURE))
+		explode(p, u, to);
 	if ((m->flags & VC_MF_DOUBLE) && (v->rules & VC_R_EP))
 		leave_ep_targets(p, from, to);
 }
@@ -554,6 +598,10 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 	}
 	if (v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, u);
+	if (v->end.checks && vc_in_check(p, p->side)) {
+		p->hash ^= v->zob_checks[side];
+		p->checks[side]++;
+	}
 }
 
 /* Returns 0, or -1 when out of memory (nothing changed). */
@@ -625,6 +673,8 @@ void vc_pos_unmake(struct vc_position *p)
 		(void)rc;
 		(void)rf;
 	} else {
+		for (int i = u->nblast - 1; i >= 0; i--) /* the mover back last */
+			vc_pos_put(p, u->blastsq[i], u->blastold[i][0], u->blastold[i][1]);
 		if (m->promo) {
 			if ((m->flags & VC_MF_XPROMO) && m->aux >= 0) {
 				vc_pos_remove(p, m->aux);
@@ -653,6 +703,8 @@ void vc_pos_unmake(struct vc_position *p)
 	p->halfmove = u->halfmove;
 	p->king[0] = u->king[0];
 	p->king[1] = u->king[1];
+	p->checks[0] = u->checks[0];
+	p->checks[1] = u->checks[1];
 	p->hash = u->hash;
 }
 

@@ -32,6 +32,8 @@ struct vc_variant *vc_variant_alloc(void)
 	}
 	for (int i = 0; i < VC_MAXCASTLE; i++)
 		v->castle[i].becomes = -1;
+	v->end.mate = VC_RES_LOSS;
+	v->end.stalemate = VC_RES_DRAW;
 	return v;
 }
 
@@ -224,6 +226,17 @@ int vc_builtin_index(const char *name)
 				return (int)i;
 	}
 	return -1;
+}
+
+int vc_builtin_text(const char *name, const char **file, const char **text, size_t *len)
+{
+	int i = vc_builtin_index(name);
+	if (i < 0)
+		return -1;
+	*file = vc_embedded_variants[i].file;
+	*text = vc_embedded_variants[i].text;
+	*len = vc_embedded_variants[i].len;
+	return 0;
 }
 
 const char *vc_builtin_lookup(const char *name)
@@ -922,6 +935,8 @@ static int zobrist_keys(struct vc_variant *v)
 		return -1;
 	for (int i = 0; i < v->nsq * 8; i++)
 		v->zob_link[i] = splitmix(&seed);
+	v->zob_checks[0] = splitmix(&seed);
+	v->zob_checks[1] = splitmix(&seed);
 	return 0;
 }
 
@@ -999,7 +1014,8 @@ static void summaries(struct vc_variant *v)
 	v->any_file_alias = 0;
 	for (int f = 0; f < v->files; f++)
 		v->any_file_alias |= v->file_alias[f] != 0;
-	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON)) != 0 ||
+	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON |
+				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0 ||
 			 v->walk_types != 0;
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */

@@ -8,6 +8,13 @@
  * syntax error stops early (libyaml cannot go past one).  Piece references
  * (combine, promotion choices, castling partners) are resolved after all
  * pieces are read, so their order in the file does not matter.
+ *
+ * A file may name a base variant ("base: chess"): its documents are loaded
+ * too, up to VC_MAXBASE deep, and each top-level key is read from the most
+ * derived document that has it, but for name, title and aliases, which are
+ * never inherited, and pieces, which are read from the base first and then
+ * changed piece by piece (a piece of the same name is updated key by key, a
+ * new one is added).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,22 +25,33 @@
 
 #include "rules/vc_rules.h"
 
+#define VC_MAXBASE 4 /* a file, its base, the base's base, ... */
+
 struct ld {
 	struct vc_ctx *ctx;
-	const char *file;
-	yaml_document_t doc;
+	const char *file;      /* the document being read: files[cur] */
+	yaml_document_t *doc;  /* docs[cur] */
+	int cur;
+	yaml_document_t docs[VC_MAXBASE];
+	char *files[VC_MAXBASE];
+	int ndocs;             /* docs[0] is the file itself, docs[k + 1] the base of docs[k] */
 	int errors;
 	struct vc_variant *v;
-	/* deferred references */
-	struct {
+	/* deferred references, each with the document its node belongs to */
+	struct ref {
 		int type;
 		yaml_node_t *node;
-	} combine[VC_MAXT * 4], choices[VC_MAXT], autop[VC_MAXT];
-	int ncombine, nchoices, nautop;
+		yaml_document_t *doc;
+	} combine[VC_MAXT * 4], choices[VC_MAXT * 2], autop[VC_MAXT * 2], region[1];
+	int ncombine, nchoices, nautop, nregion;
+	struct ref spare[1];
+	int nspare;
 	yaml_node_t *partners;
 	yaml_node_t *castle_becomes[VC_MAXCASTLE];
 	/* problems, emitted in file order at the end */
 	struct lderr {
+		const char *file;
+		int doc;
 		long line, col;
 		char *msg;
 	} *errs;
@@ -59,6 +77,8 @@ static void err_at(struct ld *l, long line, long col, const char *fmt, va_list a
 		l->errs = ne;
 		l->caperrs = nc;
 	}
+	l->errs[l->nerrs].file = l->file;
+	l->errs[l->nerrs].doc = l->cur;
 	l->errs[l->nerrs].line = line;
 	l->errs[l->nerrs].col = col;
 	l->errs[l->nerrs].msg = vc_buf_take(&b);
@@ -100,6 +120,8 @@ static void err_at_atom(struct ld *l, const struct vc_atom *a, const char *fmt, 
 static int errcmp(const void *a, const void *b)
 {
 	const struct lderr *x = a, *y = b;
+	if (x->doc != y->doc) /* a base's problems after the file's own */
+		return x->doc < y->doc ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return (x->col > y->col) - (x->col < y->col);
@@ -110,14 +132,30 @@ static void flush_errs(struct ld *l)
 	if (l->nerrs)
 		qsort(l->errs, l->nerrs, sizeof *l->errs, errcmp);
 	for (size_t i = 0; i < l->nerrs; i++) {
-		vc_emit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->file, l->errs[i].line,
+		vc_emit(l->ctx, VC_SEV_ERROR, "variant-invalid", l->errs[i].file, l->errs[i].line,
 			l->errs[i].col, NULL, "%s", l->errs[i].msg ? l->errs[i].msg : "out of memory");
 		free(l->errs[i].msg);
 	}
 	free(l->errs);
 }
 
-static yaml_node_t *node(struct ld *l, int id) { return yaml_document_get_node(&l->doc, id); }
+static yaml_node_t *node(struct ld *l, int id) { return yaml_document_get_node(l->doc, id); }
+
+/* Reads from now on in document d (0 the file itself, 1 its base, ...). */
+static void use_doc(struct ld *l, int d)
+{
+	l->cur = d;
+	l->doc = &l->docs[d];
+	l->file = l->files[d];
+}
+
+/* Makes doc current (a document a deferred reference was found in). */
+static void use_doc_of(struct ld *l, yaml_document_t *doc)
+{
+	for (int d = 0; d < l->ndocs; d++)
+		if (&l->docs[d] == doc)
+			use_doc(l, d);
+}
 
 static const char *scalar(const yaml_node_t *n)
 {
@@ -372,19 +410,56 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 	pt->atoms[pt->natoms++] = a;
 }
 
-static void read_piece(struct ld *l, yaml_node_t *n)
+/* Deferred references of piece t found so far (in a base's pieces) no
+ * longer count: the piece's own key replaces them. */
+static void drop_refs(struct ref *r, int n, int t)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].type == t)
+			r[i].type = -1;
+}
+
+static void add_ref(struct ld *l, struct ref *r, int *n, int cap, int t, yaml_node_t *node_)
+{
+	if (*n >= cap) {
+		err(l, node_, "too many piece references");
+		return;
+	}
+	r[*n].type = t;
+	r[*n].node = node_;
+	r[*n].doc = l->doc;
+	(*n)++;
+}
+
+/* The piece a derived file's pieces item changes: the base's piece of the
+ * same name, or -1 for a new one. */
+static int piece_to_change(struct ld *l, yaml_node_t *n)
+{
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	if (key_is(k, "name") && scalar(val))
+		for (int t = 0; t < l->v->ntypes; t++)
+			if (!strcmp(l->v->types[t].name, scalar(val)))
+				return t;
+	return -1;
+}
+
+static void read_piece(struct ld *l, yaml_node_t *n, int change)
 {
 	struct vc_variant *v = l->v;
 	if (!is_map(l, n, "pieces item"))
 		return;
-	if (v->ntypes >= VC_MAXT) {
-		err(l, n, "too many pieces (at most %d)", VC_MAXT);
-		return;
+	int t = change ? piece_to_change(l, n) : -1;
+	int have_name = t >= 0, have_symbol = t >= 0;
+	if (t < 0) {
+		if (v->ntypes >= VC_MAXT) {
+			err(l, n, "too many pieces (at most %d)", VC_MAXT);
+			return;
+		}
+		t = v->ntypes++;
 	}
-	int t = v->ntypes++;
 	struct vc_ptype *pt = &v->types[t];
 	pt->line = (int)n->start_mark.line + 1;
-	int have_name = 0, have_symbol = 0;
 	yaml_node_t *k, *val;
 	FOR_MAP(n, k, val)
 	{
@@ -440,24 +515,28 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 				       : !strcmp(key, "becomes-victim")  ? VC_P_BECOMES_VICTIM
 				       : !strcmp(key, "captures-own")	  ? VC_P_CAPTURES_OWN
 									  : VC_P_DIES_ALONE;
-			if (!get_bool(l, val, key, &b) && b)
-				pt->props |= bit;
+			if (!get_bool(l, val, key, &b))
+				pt->props = b ? pt->props | bit : pt->props & ~bit;
 		} else if (!strcmp(key, "moves")) {
+			pt->natoms = 0; /* a base's moves are replaced */
 			if (!is_seq(l, val, "moves"))
 				continue;
 			for (yaml_node_item_t *it = val->data.sequence.items.start;
 			     it < val->data.sequence.items.top; it++)
 				read_atom(l, node(l, *it), pt);
 		} else if (!strcmp(key, "combine")) {
+			drop_refs(l->combine, l->ncombine, t);
 			if (!is_seq(l, val, "combine"))
 				continue;
 			for (yaml_node_item_t *it = val->data.sequence.items.start;
 			     it < val->data.sequence.items.top; it++)
-				if (l->ncombine < (int)VC_NELEM(l->combine)) {
-					l->combine[l->ncombine].type = t;
-					l->combine[l->ncombine++].node = node(l, *it);
-				}
+				add_ref(l, l->combine, &l->ncombine, (int)VC_NELEM(l->combine), t,
+					node(l, *it));
 		} else if (!strcmp(key, "promotion")) {
+			pt->promo_ranks = 0;
+			pt->promo_choices = 0;
+			pt->promo_mandatory = 0;
+			drop_refs(l->choices, l->nchoices, t);
 			if (!is_map(l, val, "promotion"))
 				continue;
 			yaml_node_t *k2, *v2;
@@ -467,10 +546,9 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 				v2 = node(l, p2->value);
 				if (key_is(k2, "ranks"))
 					get_ranks(l, v2, "ranks", &pt->promo_ranks);
-				else if (key_is(k2, "choices")) {
-					l->choices[l->nchoices].type = t;
-					l->choices[l->nchoices++].node = v2;
-				} else if (key_is(k2, "mandatory")) {
+				else if (key_is(k2, "choices"))
+					add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
+				else if (key_is(k2, "mandatory")) {
 					if (!get_bool(l, v2, "mandatory", &b))
 						pt->promo_mandatory = b;
 				} else
@@ -478,6 +556,9 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 					    scalar(k2) ? scalar(k2) : "?");
 			}
 		} else if (!strcmp(key, "promotes-to")) {
+			pt->auto_ranks = 0;
+			pt->auto_to = -1;
+			drop_refs(l->autop, l->nautop, t);
 			if (!is_map(l, val, "promotes-to"))
 				continue;
 			yaml_node_t *k2, *v2;
@@ -487,10 +568,9 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 				v2 = node(l, p2->value);
 				if (key_is(k2, "ranks"))
 					get_ranks(l, v2, "ranks", &pt->auto_ranks);
-				else if (key_is(k2, "piece")) {
-					l->autop[l->nautop].type = t;
-					l->autop[l->nautop++].node = v2;
-				} else
+				else if (key_is(k2, "piece"))
+					add_ref(l, l->autop, &l->nautop, (int)VC_NELEM(l->autop), t, v2);
+				else
 					err(l, k2, "unknown key '%s' in promotes-to",
 					    scalar(k2) ? scalar(k2) : "?");
 			}
@@ -508,10 +588,6 @@ static void read_piece(struct ld *l, yaml_node_t *n)
 		for (char *c = pt->name; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 	}
-	if (pt->props & VC_P_ROYAL && v->king_type < 0)
-		v->king_type = t;
-	if (pt->props & VC_P_PAWN && v->pawn_type < 0)
-		v->pawn_type = t;
 }
 
 static int ref_type(struct ld *l, yaml_node_t *n, const char *what)
@@ -621,6 +697,52 @@ static void read_castling(struct ld *l, yaml_node_t *n)
 	}
 }
 
+/* explosion: true, or a mapping {spare: [pieces]}; the pieces are
+ * resolved once every piece is read (resolve_rule_refs) */
+static void read_explosion(struct ld *l, yaml_node_t *n)
+{
+	int b;
+	if (n && n->type == YAML_SCALAR_NODE) {
+		if (!get_bool(l, n, "explosion", &b) && b)
+			l->v->rules |= VC_R_EXPLOSION;
+		return;
+	}
+	if (!is_map(l, n, "explosion"))
+		return;
+	l->v->rules |= VC_R_EXPLOSION;
+	yaml_node_t *k, *val;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "spare")) {
+			if (is_seq(l, val, "spare"))
+				add_ref(l, l->spare, &l->nspare, 1, -2, val);
+		} else
+			err(l, k, "unknown key '%s' in explosion", scalar(k) ? scalar(k) : "?");
+	}
+}
+
+/* A list of pieces, by symbol or name, as a set of types. */
+static uint64_t type_set(struct ld *l, yaml_node_t *n, const char *what)
+{
+	uint64_t set = 0;
+	if (!is_seq(l, n, what))
+		return 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		int t = ref_type(l, node(l, *it), what);
+		if (t >= 0)
+			set |= 1ULL << t;
+	}
+	return set;
+}
+
+/* The rules' piece references, once the pieces are read. */
+static void resolve_rule_refs(struct ld *l)
+{
+	if (l->nspare)
+		l->v->explode_spare = type_set(l, l->spare[0].node, "a piece the explosion spares");
+}
+
 static void read_rules(struct ld *l, yaml_node_t *n)
 {
 	struct vc_variant *v = l->v;
@@ -642,6 +764,8 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "prisons", VC_R_PRISON },
 			{ "promotion-by-exchange", VC_R_XPROMO },
 			{ "kirby-death", VC_R_KIRBY_DEATH },
+			{ "forced-capture", VC_R_FORCED_CAPTURE },
+			{ "no-check", VC_R_NO_CHECK },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -671,6 +795,8 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 					err(l, k2, "unknown key '%s' in swap-halves",
 					    scalar(k2) ? scalar(k2) : "?");
 			}
+		} else if (key && !strcmp(key, "explosion")) {
+			read_explosion(l, val);
 		} else if (key && !strcmp(key, "drop-pawn-forbidden-ranks")) {
 			uint32_t m;
 			if (!get_ranks(l, val, key, &m))
@@ -809,6 +935,109 @@ static void check_two_square(struct ld *l)
 			 "promotion by exchange, self-capture or swapping halves");
 }
 
+/* ---- the end of the game ---- */
+
+/* "win", "loss" or "draw" */
+static int get_result(struct ld *l, yaml_node_t *n, const char *what, int8_t *out)
+{
+	const char *s = scalar(n);
+	if (s && !strcmp(s, "win"))
+		*out = VC_RES_WIN;
+	else if (s && !strcmp(s, "loss"))
+		*out = VC_RES_LOSS;
+	else if (s && !strcmp(s, "draw"))
+		*out = VC_RES_DRAW;
+	else {
+		err(l, n, "'%s' must be win, loss or draw", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* A list of squares into a set. */
+static void square_set(struct ld *l, yaml_node_t *n, const char *what, uint64_t *set)
+{
+	if (!is_seq(l, n, what))
+		return;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		int sq = square_of(l, node(l, *it), what);
+		if (sq >= 0)
+			vc_bit_set(set, sq);
+	}
+}
+
+/* region: {pieces: [...], squares: [...], black-squares: [...], result: win,
+ * reply: draw} */
+static void read_region(struct ld *l, yaml_node_t *n)
+{
+	struct vc_end_rules *e = &l->v->end;
+	yaml_node_t *k, *val, *pieces = NULL, *black = NULL;
+	int have_squares = 0;
+	if (!is_map(l, n, "region"))
+		return;
+	e->region = VC_RES_WIN;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "pieces"))
+			pieces = val;
+		else if (key_is(k, "squares")) {
+			square_set(l, val, "squares", e->region_sq[VC_WHITE]);
+			have_squares = 1;
+		} else if (key_is(k, "black-squares"))
+			black = val;
+		else if (key_is(k, "name"))
+			get_str(l, val, "region name", e->region_name, sizeof e->region_name);
+		else if (key_is(k, "result"))
+			get_result(l, val, "result", &e->region);
+		else if (key_is(k, "reply")) {
+			int8_t r = 0;
+			if (!get_result(l, val, "reply", &r) && r != VC_RES_DRAW)
+				err(l, val, "'reply' can only be draw: Black's last move reaches the region too");
+			e->region_reply = r == VC_RES_DRAW;
+		} else
+			err(l, k, "unknown key '%s' in region", scalar(k) ? scalar(k) : "?");
+	}
+	if (!pieces || !have_squares) {
+		err(l, n, "a region needs 'pieces' and 'squares'");
+		return;
+	}
+	e->region_types = type_set(l, pieces, "a region piece");
+	if (black)
+		square_set(l, black, "black-squares", e->region_sq[VC_BLACK]);
+	else
+		memcpy(e->region_sq[VC_BLACK], e->region_sq[VC_WHITE], sizeof e->region_sq[0]);
+}
+
+static void read_end(struct ld *l, yaml_node_t *n)
+{
+	struct vc_end_rules *e = &l->v->end;
+	yaml_node_t *k, *val;
+	long x;
+	if (!is_map(l, n, "end"))
+		return;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "checkmate"))
+			get_result(l, val, "checkmate", &e->mate);
+		else if (key_is(k, "stalemate"))
+			get_result(l, val, "stalemate", &e->stalemate);
+		else if (key_is(k, "no-pieces"))
+			get_result(l, val, "no-pieces", &e->no_pieces);
+		else if (key_is(k, "royal-lost"))
+			get_result(l, val, "royal-lost", &e->royal_lost);
+		else if (key_is(k, "checks")) {
+			if (!get_int(l, val, "checks", 1, 99, &x))
+				e->checks = (int)x;
+		} else if (key_is(k, "region"))
+			read_region(l, val);
+		else
+			err(l, k, "unknown key '%s' in end", scalar(k) ? scalar(k) : "?");
+	}
+	l->v->has_end = e->mate != VC_RES_LOSS || e->stalemate != VC_RES_DRAW || e->no_pieces ||
+			e->royal_lost || e->checks || e->region;
+}
+
 /* ---- the top-level keys ---- */
 
 static void read_name(struct ld *l, yaml_node_t *n)
@@ -874,6 +1103,9 @@ static void resolve_piece_refs(struct ld *l)
 {
 	struct vc_variant *v = l->v;
 	for (int i = 0; i < l->ncombine; i++) {
+		if (l->combine[i].type < 0)
+			continue; /* replaced by a derived file */
+		use_doc_of(l, l->combine[i].doc);
 		int t = l->combine[i].type, from = ref_type(l, l->combine[i].node, "'combine'");
 		if (from < 0)
 			continue;
@@ -895,6 +1127,9 @@ static void resolve_piece_refs(struct ld *l)
 		pt->natoms += src->natoms;
 	}
 	for (int i = 0; i < l->nchoices; i++) {
+		if (l->choices[i].type < 0)
+			continue;
+		use_doc_of(l, l->choices[i].doc);
 		yaml_node_t *cn = l->choices[i].node;
 		struct vc_ptype *pt = &v->types[l->choices[i].type];
 		if (!is_seq(l, cn, "choices"))
@@ -907,23 +1142,37 @@ static void resolve_piece_refs(struct ld *l)
 		}
 	}
 	for (int i = 0; i < l->nautop; i++) {
+		if (l->autop[i].type < 0)
+			continue;
+		use_doc_of(l, l->autop[i].doc);
 		int t = ref_type(l, l->autop[i].node, "'promotes-to'");
 		if (t >= 0)
 			v->types[l->autop[i].type].auto_to = t;
 	}
 }
 
-/* the pieces (n NULL when the file has none): each read, then symbols and
- * names checked for duplicates, then the references between them */
-static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *n)
+/* The pieces: those of the deepest base that has some, then each derived
+ * file's changes (pieces[d] is document d's pieces, or NULL); then symbols
+ * and names checked for duplicates, the references between pieces, and the
+ * first royal and the first pawn piece. */
+static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *pieces[VC_MAXBASE])
 {
 	struct vc_variant *v = l->v;
-	if (!n)
+	int any = 0;
+	for (int d = l->ndocs - 1; d >= 0; d--) {
+		yaml_node_t *n = pieces[d];
+		if (!n)
+			continue;
+		use_doc(l, d);
+		if (is_seq(l, n, "pieces"))
+			for (yaml_node_item_t *it = n->data.sequence.items.start;
+			     it < n->data.sequence.items.top; it++)
+				read_piece(l, node(l, *it), any);
+		any = 1;
+	}
+	use_doc(l, 0);
+	if (!any)
 		err(l, root, "the variant needs 'pieces'");
-	else if (is_seq(l, n, "pieces"))
-		for (yaml_node_item_t *it = n->data.sequence.items.start;
-		     it < n->data.sequence.items.top; it++)
-			read_piece(l, node(l, *it));
 	for (int a = 0; a < v->ntypes; a++)
 		for (int b = a + 1; b < v->ntypes; b++) {
 			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
@@ -934,6 +1183,13 @@ static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *n)
 					 v->types[b].name);
 		}
 	resolve_piece_refs(l);
+	use_doc(l, 0);
+	for (int t = v->ntypes - 1; t >= 0; t--) {
+		if (v->types[t].props & VC_P_ROYAL)
+			v->king_type = t;
+		if (v->types[t].props & VC_P_PAWN)
+			v->pawn_type = t;
+	}
 }
 
 /* castling's piece references, once the pieces are read: what a partner
@@ -1020,10 +1276,13 @@ static void read_setup(struct ld *l, yaml_node_t *root, yaml_node_t *n)
 }
 
 /* The top-level keys and their readers, as a table.  Those with a reader
- * here are read where they stand; the others are kept (the last of a key
- * given twice counts) and read by read_kept once the whole mapping is
- * walked, in its order, since each needs what those before it set. */
-enum { KEEP_BOARD, KEEP_RULES, KEEP_PIECES, KEEP_CASTLING, KEEP_RESERVES, KEEP_SETUP, NKEEP };
+ * here are read where they stand, in the file itself only (they are not
+ * inherited from a base); the others are kept, per document (the last of
+ * a key given twice counts), and read by read_kept once every document is
+ * walked, in its order, since each needs what those before it set, each
+ * from the most derived document that has it (pieces from all of them). */
+enum { KEEP_BOARD, KEEP_RULES, KEEP_PIECES, KEEP_CASTLING, KEEP_RESERVES, KEEP_SETUP,
+       KEEP_NOTATION, KEEP_END, KEEP_BASE, NKEEP };
 
 static const struct top_key {
 	const char *name;
@@ -1033,39 +1292,69 @@ static const struct top_key {
 	{ "name", read_name, 0 },
 	{ "title", read_title, 0 },
 	{ "aliases", read_aliases, 0 },
+	{ "base", NULL, KEEP_BASE },
 	{ "board", NULL, KEEP_BOARD },
 	{ "pieces", NULL, KEEP_PIECES },
 	{ "setup", NULL, KEEP_SETUP },
 	{ "castling", NULL, KEEP_CASTLING },
 	{ "rules", NULL, KEEP_RULES },
 	{ "reserves", NULL, KEEP_RESERVES },
-	{ "notation", read_notation, 0 },
+	{ "notation", NULL, KEEP_NOTATION },
+	{ "end", NULL, KEEP_END },
 };
 
-static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[NKEEP])
+/* The most derived document that has key k; -1 if none.  Makes it current. */
+static int kept_doc(struct ld *l, yaml_node_t *kept[VC_MAXBASE][NKEEP], int k)
 {
-	if (!l->v->name)
-		err(l, root, "the variant needs a 'name'");
-	read_board_or_stand_in(l, root, kept[KEEP_BOARD]);
-	if (kept[KEEP_RULES])
-		read_rules(l, kept[KEEP_RULES]);
-	read_pieces(l, root, kept[KEEP_PIECES]);
-	if (kept[KEEP_CASTLING])
-		read_castling(l, kept[KEEP_CASTLING]);
-	resolve_castling_refs(l);
-	check_two_square(l);
-	if (kept[KEEP_RESERVES])
-		read_reserves(l, kept[KEEP_RESERVES]);
-	read_setup(l, root, kept[KEEP_SETUP]);
+	for (int d = 0; d < l->ndocs; d++)
+		if (kept[d][k]) {
+			use_doc(l, d);
+			return d;
+		}
+	use_doc(l, 0);
+	return -1;
 }
 
-static void read_top(struct ld *l, yaml_node_t *root)
+static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[VC_MAXBASE][NKEEP])
 {
-	yaml_node_t *kept[NKEEP] = { NULL };
-	yaml_node_t *k, *val;
+	yaml_node_t *pieces[VC_MAXBASE];
+	int d;
+	if (!l->v->name)
+		err(l, root, "the variant needs a 'name'");
+	d = kept_doc(l, kept, KEEP_BOARD);
+	read_board_or_stand_in(l, root, d < 0 ? NULL : kept[d][KEEP_BOARD]);
+	if ((d = kept_doc(l, kept, KEEP_RULES)) >= 0)
+		read_rules(l, kept[d][KEEP_RULES]);
+	for (d = 0; d < VC_MAXBASE; d++)
+		pieces[d] = d < l->ndocs ? kept[d][KEEP_PIECES] : NULL;
+	read_pieces(l, root, pieces);
+	if ((d = kept_doc(l, kept, KEEP_CASTLING)) >= 0)
+		read_castling(l, kept[d][KEEP_CASTLING]);
+	resolve_castling_refs(l);
+	if ((d = kept_doc(l, kept, KEEP_RULES)) >= 0)
+		resolve_rule_refs(l);
+	check_two_square(l);
+	if ((d = kept_doc(l, kept, KEEP_RESERVES)) >= 0)
+		read_reserves(l, kept[d][KEEP_RESERVES]);
+	if ((d = kept_doc(l, kept, KEEP_NOTATION)) >= 0)
+		read_notation(l, kept[d][KEEP_NOTATION]);
+	if ((d = kept_doc(l, kept, KEEP_END)) >= 0)
+		read_end(l, kept[d][KEEP_END]);
+	d = kept_doc(l, kept, KEEP_SETUP);
+	read_setup(l, root, d < 0 ? NULL : kept[d][KEEP_SETUP]);
+	use_doc(l, 0);
+}
+
+/* Walks the top-level mapping of document d, reading what is read in place
+ * (the file itself only) and keeping the rest. */
+static int walk_top(struct ld *l, int d, yaml_node_t *kept[NKEEP])
+{
+	yaml_node_t *k, *val, *root;
+	use_doc(l, d);
+	root = yaml_document_get_root_node(l->doc);
 	if (!root || root->type != YAML_MAPPING_NODE) {
 		err(l, root, "a variant file is a mapping with name, board, pieces and setup");
-		return;
+		return -1;
 	}
 	FOR_MAP(root, k, val)
 	{
@@ -1080,23 +1369,74 @@ static void read_top(struct ld *l, yaml_node_t *root)
 				break;
 		if (i == VC_NELEM(top_keys))
 			err(l, k, "unknown key '%s'", key);
-		else if (top_keys[i].read)
-			top_keys[i].read(l, val);
-		else
+		else if (top_keys[i].read) {
+			if (d == 0)
+				top_keys[i].read(l, val);
+		} else
 			kept[top_keys[i].keep] = val;
 	}
-	read_kept(l, root, kept);
+	return 0;
 }
 
-/* The document as a node tree; 0, or -1 after a YAML syntax error (said). */
-static int load_document(struct ld *l, const char *text, size_t len)
+static int load_document(struct ld *l, int d, const char *text, size_t len);
+
+/* The base that document d names, loaded as document d + 1: a built-in
+ * variant by name or alias.  0 when there is none, 1 when it was loaded,
+ * -1 after an error (said). */
+static int load_base(struct ld *l, int d, yaml_node_t *n)
+{
+	const char *s = scalar(n), *file, *text;
+	size_t len;
+	use_doc(l, d);
+	if (!n)
+		return 0;
+	if (!s || !*s) {
+		err(l, n, "'base' must name a built-in variant");
+		return -1;
+	}
+	if (vc_builtin_text(s, &file, &text, &len) < 0) {
+		err(l, n, "'base' names no built-in variant: '%s' (see vchess-variant list)", s);
+		return -1;
+	}
+	if (d + 1 >= VC_MAXBASE) {
+		err(l, n, "bases go at most %d deep: '%s' is one too many", VC_MAXBASE - 1, s);
+		return -1;
+	}
+	size_t fl = strlen(file) + sizeof "<built-in>/";
+	l->files[d + 1] = malloc(fl);
+	if (!l->files[d + 1])
+		return -1;
+	snprintf(l->files[d + 1], fl, "<built-in>/%s", file);
+	if (load_document(l, d + 1, text, len)) {
+		free(l->files[d + 1]);
+		l->files[d + 1] = NULL;
+		return -1;
+	}
+	l->ndocs = d + 2;
+	return 1;
+}
+
+static void read_top(struct ld *l)
+{
+	yaml_node_t *kept[VC_MAXBASE][NKEEP];
+	memset(kept, 0, sizeof kept);
+	for (int d = 0; d < l->ndocs; d++) {
+		if (walk_top(l, d, kept[d]) || load_base(l, d, kept[d][KEEP_BASE]) <= 0)
+			break;
+	}
+	use_doc(l, 0);
+	read_kept(l, yaml_document_get_root_node(l->doc), kept);
+}
+
+/* Document d as a node tree; 0, or -1 after a YAML syntax error (said). */
+static int load_document(struct ld *l, int d, const char *text, size_t len)
 {
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
 		return -1;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &l->doc)) {
-		vc_emit(l->ctx, VC_SEV_ERROR, "yaml-syntax", l->file,
+	if (!yaml_parser_load(&parser, &l->docs[d])) {
+		vc_emit(l->ctx, VC_SEV_ERROR, "yaml-syntax", l->files[d],
 			(long)parser.problem_mark.line + 1, (long)parser.problem_mark.column + 1, NULL,
 			"%s%s%s", parser.problem ? parser.problem : "YAML syntax error",
 			parser.context ? " " : "", parser.context ? parser.context : "");
@@ -1114,25 +1454,30 @@ struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, c
 	if (!l)
 		return NULL;
 	l->ctx = ctx;
-	l->file = file;
-	if (load_document(l, text, len)) {
+	l->files[0] = vc_strdup(file ? file : "-");
+	if (!l->files[0] || load_document(l, 0, text, len)) {
+		free(l->files[0]);
 		free(l);
 		return NULL;
 	}
+	l->ndocs = 1;
+	use_doc(l, 0);
 	struct vc_variant *v = l->v = vc_variant_alloc();
-	yaml_node_t *root = yaml_document_get_root_node(&l->doc);
 	if (v) {
 		v->source = vc_strdup(file);
-		read_top(l, root);
+		read_top(l);
 	}
 	if (l->errors || !v || !v->name) {
 		if (v && !l->errors)
-			err(l, root, "the variant needs a 'name'");
+			err(l, yaml_document_get_root_node(&l->docs[0]), "the variant needs a 'name'");
 		vc_variant_free(v);
 		v = NULL;
 	}
 	flush_errs(l);
-	yaml_document_delete(&l->doc);
+	for (int d = 0; d < l->ndocs; d++) {
+		yaml_document_delete(&l->docs[d]);
+		free(l->files[d]);
+	}
 	free(l);
 	return v;
 }

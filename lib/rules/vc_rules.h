@@ -184,6 +184,30 @@ struct vc_castle_spec {
 #define VC_R_KIRBY_DEATH 0x0080
 #define VC_R_CASTLE_THROUGH_CHECK 0x0100
 #define VC_R_CASTLE_ANY_PARTNER 0x0200
+#define VC_R_EXPLOSION 0x0400       /* a capture explodes (atomic): see explode_spare */
+#define VC_R_FORCED_CAPTURE 0x0800  /* a side that can capture must */
+#define VC_R_NO_CHECK 0x1000        /* no move may give check (racing kings) */
+
+/* What an end rule gives the side it is about (enum vc_result of vchess.h
+ * says the same from White's side). */
+enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW };
+
+/* How a game ends besides checkmate and stalemate, from the variant's
+ * "end" section (vchess-variant(5) END OF THE GAME).  Each result is for the
+ * side the rule is about. */
+struct vc_end_rules {
+	int8_t mate;         /* the mated side: LOSS (the default), WIN or DRAW */
+	int8_t stalemate;    /* the side that cannot move, not in check: DRAW (the default) */
+	int8_t no_pieces;    /* a side left without pieces on the board; NONE */
+	int8_t royal_lost;   /* a side whose royal piece is gone (exploded, captured) */
+	int8_t region;       /* a side whose region piece stands in its region; NONE */
+	int8_t region_reply; /* a region reached by White leaves Black one more move,
+				and both there is a draw */
+	int checks;          /* the side that gives this many checks wins; 0: none */
+	uint64_t region_types;
+	uint64_t region_sq[2][VC_SQWORDS];
+	char region_name[24];  /* what messages call it: "the hill"; "" */
+};
 
 struct vc_reserve_spec {
 	char name[16]; /* "hand", "airfield", "prison" */
@@ -220,6 +244,9 @@ struct vc_variant {
 	struct vc_reserve_spec reserve[VC_MAXRES];
 	int nreserve;
 	int swap_period, swap_offset;
+	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
+	struct vc_end_rules end;
+	int has_end;              /* some end rule beyond mate and a drawn stalemate */
 	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
 
 	/* compiled movement */
@@ -249,6 +276,7 @@ struct vc_variant {
 	uint64_t zob_side, zob_castle[2][VC_MAXCASTLE], zob_ep[VC_MAXSQ];
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
+	uint64_t zob_checks[2];   /* times the checks a side has given */
 	int has_complex;          /* any mechanic that needs every move tested */
 	/* two-square pieces: their types, and per side and type the
 	 * translations of their movements (a leap is a ride of range 1) */
@@ -331,6 +359,12 @@ struct vc_undo {
 	int16_t xsq[4];
 	uint8_t xold[4][2];
 	uint8_t twoflags[2]; /* a moving two-square piece's flags on from, from2 */
+	/* an explosion: the squares it emptied, the mover's first (square,
+	 * code, flags); put back by unmake in reverse order */
+	uint8_t nblast;
+	int16_t blastsq[9];
+	uint8_t blastold[9][2];
+	uint8_t checks[2]; /* the checks given before the move */
 };
 
 struct vc_position {
@@ -345,6 +379,7 @@ struct vc_position {
 	long ply;            /* plies played since the game's start */
 	uint64_t hash;
 	uint8_t res[2][VC_MAXRES][VC_MAXT];
+	uint8_t checks[2]; /* checks given by each side (end rule 'checks') */
 	/* piece lists */
 	int16_t plist[3][VC_MAXPL];
 	int16_t npl[3];
@@ -358,6 +393,57 @@ struct vc_position {
 	struct vc_undo *undo;
 	int nundo, capundo;
 };
+
+/* ---- attacks over the tries (attack.c and its callers) ---- */
+
+/* Walks trie nodes i..end: 1 when a piece of side 'by' whose type the
+ * node's mask holds stands on a node with every node before it on its
+ * branch empty. */
+static inline int vc_trie_walk(const struct vc_position *p, const struct vc_tnode *t, int32_t i,
+			    int32_t end, int by)
+{
+	const uint8_t *board = p->board;
+	while (i < end) {
+		uint8_t occ = board[t[i].sq];
+		if (!occ) {
+			i++;
+			continue;
+		}
+		if (vc_code_color(occ) == by && (t[i].mask >> vc_code_type(occ) & 1) &&
+		    !(p->sqf[t[i].sq] & VC_SQF_DEAD))
+			return 1;
+		i += t[i].skip;
+	}
+	return 0;
+}
+
+/* Is the line from the royal piece to trie node i clear (i's ancestors)? */
+static inline int vc_line_clear(const struct vc_position *p, int32_t i)
+{
+	const struct vc_variant *v = p->v;
+	for (int32_t j = v->tparent[i]; j >= 0; j = v->tparent[j])
+		if (p->board[v->trie[j].sq])
+			return 0;
+	return 1;
+}
+
+/* Does the piece on from reach target along one of its capture paths? */
+
+/* Could the two-square piece anchored on a, or its partner b, reach sq by
+ * some translation or turn at all?  A cheap test before the exact one. */
+static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, int odd)
+{
+	int f = sq % v->files, r = sq / v->files;
+	int s2[2] = { a, b };
+	if (odd)
+		return 1; /* vectors other than orthogonal and diagonal ones */
+	for (int k = 0; k < 2; k++) {
+		int dx = f - s2[k] % v->files, dy = r - s2[k] / v->files;
+		if (dx == 0 || dy == 0 || dx == dy || dx == -dy)
+			return 1;
+	}
+	return 0;
+}
 
 /* position.c */
 void vc_pos_clear(struct vc_position *p);
@@ -383,6 +469,11 @@ static inline int vc_partner(const struct vc_position *p, int sq)
 int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out);
 int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
+/* The end of the game by a rule of the variant's own (its "end" section
+ * but mate and stalemate, which come from the moves): a VC_END_* rule, the
+ * side it is about and what it gives that side (VC_RES_*), or VC_END_NONE
+ * (0) when none applies.  side and res may be NULL. */
+int vc_end_by_rule(struct vc_position *p, int *side, int *res);
 /* Does the side to move have a legal move?  (stops at the first) */
 int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
@@ -408,6 +499,9 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v);
 struct vc_variant *vc_variant_alloc(void);
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len);
 int vc_builtin_index(const char *name);
+/* The text of the built-in variant of that name or alias: 0 and its file's
+ * name and bytes, or -1. */
+int vc_builtin_text(const char *name, const char **file, const char **text, size_t *len);
 
 /* variant_yaml.c */
 struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
