@@ -710,6 +710,44 @@ int vc_format_of_file(struct vc_ctx *ctx, const char *path);
 
 /* ---- end of writing archives ---- */
 
+/* ---- selecting games ---------------------------------------------------------- */
+
+/* A selection: expressions that every game taken must match, as
+ * vchess-convert(1) --select reads them (SELECTING GAMES):
+ *   Tag=value  Tag~regex  Tag>=N  Tag<=N  Tag>N  Tag<N
+ *   variant=NAME  game=N  game=N-M  game=N-  game=-M  valid  invalid
+ * (a comparison of a tag whose name ends in "Date" compares dates YYYY,
+ * YYYY.MM, YYYY.MM.DD part by part).  What is known before a game is
+ * replayed -- its tags, its number -- is matched by vc_select_before, so
+ * that games left out are never replayed; what only the replay tells --
+ * validity, the variant as the replay names it -- by vc_select_after.
+ * Matching only reads the selection: several threads may match at once.
+ * A NULL selection takes every game. */
+struct vc_select;
+
+/* Why an expression does not read. */
+struct vc_select_error {
+	size_t col;        /* the character at fault, 1 for the first of the expression */
+	char message[200]; /* what is wrong: lower case, no final period */
+	char regex[200];   /* a regular expression that does not compile: the words of
+			      regerror(3), which message quotes too; else "" */
+};
+
+struct vc_select *vc_select_new(void);
+void vc_select_free(struct vc_select *s);
+/* Adds an expression: 0, or -1 with *err filled (err may be NULL) when it
+ * does not read (or memory ran out). */
+int vc_select_add(struct vc_select *s, const char *expr, struct vc_select_error *err);
+/* 1 when nothing known before the replay leaves g out, else 0. */
+int vc_select_before(const struct vc_select *s, const struct vc_game *g);
+/* After g was replayed (vc_validate or vc_replay_run gave st): 1 when g is
+ * taken, else 0.  A game is valid when st->valid and it is a game at all;
+ * its variant is st->variant, else its Variant tag as written. */
+int vc_select_after(const struct vc_select *s, const struct vc_game *g,
+		    const struct vc_game_stats *st);
+/* Nonzero when some expression needs the replay (valid, invalid, variant=). */
+int vc_select_needs_replay(const struct vc_select *s);
+
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
 /* (section owned by the drawing layer: the files of lib/draw) */
 
