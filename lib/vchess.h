@@ -710,6 +710,14 @@ int vc_format_of_file(struct vc_ctx *ctx, const char *path);
 
 /* ---- end of writing archives ---- */
 
+/* ---- format names ------------------------------------------------------------ */
+
+/* The format a name gives: "text", "xml", "json-lines" or "fen"; -1 for any
+ * other name.  Only TEXT and XML are inputs. */
+int vc_format_parse(const char *name);
+/* The name of a format, as vc_format_parse reads it, or NULL. */
+const char *vc_format_name(enum vc_format fmt);
+
 /* ---- selecting games ---------------------------------------------------------- */
 
 /* A selection: expressions that every game taken must match, as
