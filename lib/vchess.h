@@ -756,6 +756,50 @@ int vc_select_after(const struct vc_select *s, const struct vc_game *g,
 /* Nonzero when some expression needs the replay (valid, invalid, variant=). */
 int vc_select_needs_replay(const struct vc_select *s);
 
+/* ---- summaries ---------------------------------------------------------------- */
+
+/* The counts of a run (vchess-validate(1) SUMMARY): games, valid, invalid,
+ * plies, and the same per variant in the order met.  Summaries add up:
+ * those of the pieces of an archive, merged, or written as tab-separated
+ * lines and read back, give the summary of the whole. */
+struct vc_summary;
+
+struct vc_summary_totals {
+	long games;           /* every game read, text that is no game included */
+	long valid, invalid;  /* games with no error, and the others */
+	long unknown_variant; /* games whose variant is not known */
+	long plies;           /* main-line moves replayed */
+	long var_plies;       /* moves replayed inside variations */
+};
+
+/* One variant's line: its canonical name, "(unknown)" for the games of
+ * unknown variants, "(not a game)" for text between games. */
+struct vc_summary_variant {
+	const char *name;
+	long games, valid, plies;
+};
+
+struct vc_summary *vc_summary_new(void);
+void vc_summary_free(struct vc_summary *s);
+/* Counts g, as vc_validate (or vc_replay_run) left it with st.  0, or -1
+ * when out of memory. */
+int vc_summary_add(struct vc_summary *s, const struct vc_game *g, const struct vc_game_stats *st);
+/* Adds the counts of from to s; 0, or -1 when out of memory. */
+int vc_summary_merge(struct vc_summary *s, const struct vc_summary *from);
+const struct vc_summary_totals *vc_summary_totals(const struct vc_summary *s);
+size_t vc_summary_variant_count(const struct vc_summary *s);
+const struct vc_summary_variant *vc_summary_variant_at(const struct vc_summary *s, size_t i);
+/* Writes s as text ("games 12", ..., "variant chess: games 10 valid 9 plies
+ * 700") or, with tsv, as tab-separated lines ("games\t12", ...,
+ * "variant\tchess\t10\t9\t700") that vc_summary_read_tsv reads back.  0,
+ * or -1 when the sink failed. */
+int vc_summary_write(const struct vc_summary *s, struct vc_sink *out, int tsv);
+/* Adds the tab-separated summary in text (len bytes; name for messages):
+ * VC_OK; VC_FAILED when some line is none, each reported, positioned, to
+ * ctx and the others added; VC_FATAL when out of memory. */
+vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const char *name,
+			      const char *text, size_t len);
+
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
 /* (section owned by the drawing layer: the files of lib/draw) */
 
