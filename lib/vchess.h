@@ -800,6 +800,93 @@ int vc_summary_write(const struct vc_summary *s, struct vc_sink *out, int tsv);
 vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const char *name,
 			      const char *text, size_t len);
 
+/* ---- converting archives -------------------------------------------------------- */
+
+/* A converter reads archives (text or XML, told by their first bytes, from
+ * files, pipes or standard input), takes the games a selection takes,
+ * replays each one and writes it in its canonical form (vc_replay_run,
+ * vc_writer_game) to one output, or to several of split games each; a
+ * game that does not validate is never dropped silently: it is written
+ * with its errors (keep_broken), or its bytes as read go to the rejects
+ * file, and either way the caller hears of it (see vchess-convert(1)).
+ *
+ * With jobs > 1 and each set to vc_parallel_each, games are replayed and
+ * formatted by jobs threads and written in input order: everything
+ * written, and every diagnostic and call of game in the caller's thread,
+ * is byte for byte and call for call what one thread gives.  (The archive
+ * layer starts no thread itself: the caller hands it the runner.)  Every
+ * diagnostic, the workers' included, goes to the caller's context, in
+ * input order; those about an input read through a pipe name it as it was
+ * given ("<stdin>" for "-"). */
+struct vc_convert;
+
+enum vc_convert_fate {
+	VC_CONVERT_WRITTEN,  /* valid: written */
+	VC_CONVERT_KEPT,     /* broken: written with its errors (keep_broken) */
+	VC_CONVERT_REJECTED, /* broken: its bytes go to the rejects file */
+	VC_CONVERT_DROPPED   /* broken and not written: no rejects file (with keep_broken,
+				only text that is no game) */
+};
+
+/* What the converter tells about a game it takes, before writing it. */
+struct vc_convert_game {
+	const char *file;          /* the input, named as given to vc_convert_file */
+	enum vc_format from;       /* the input's format */
+	int valid;                 /* no error, and a game at all */
+	enum vc_convert_fate fate;
+	long selected;             /* games taken so far, this one included */
+};
+
+typedef void vc_convert_fn(void *user, const struct vc_game *g,
+			   const struct vc_convert_game *info);
+typedef vc_status vc_each_fn(struct vc_ctx *ctx, vc_next_fn *next, void *source,
+			     const struct vc_parallel_opts *opts);
+
+struct vc_convert_opts {
+	int from;                       /* VC_FORMAT_TEXT or VC_FORMAT_XML, or -1: told by
+					   each input's first bytes */
+	enum vc_format to;
+	struct vc_write_opts write;
+	int strict;                     /* reading and validating (vc_reader_opts,
+					   vc_validate_opts) */
+	const char *default_variant;    /* for games without a Variant tag; NULL: chess */
+	const struct vc_select *select; /* NULL: every game; the caller's, kept */
+	const char *out;                /* NULL or "-": standard output */
+	int gzip;
+	long split;                     /* > 0: split games a file, named after out (which
+					   must be a file) with "-K" before its extension */
+	int keep_broken;
+	const char *rejects;            /* a file for the broken games' bytes, or NULL */
+	int jobs;                       /* threads, with each */
+	vc_each_fn *each;               /* vc_parallel_each, or NULL: one thread */
+	vc_convert_fn *game;            /* called for every game taken, or NULL */
+	void *user;
+};
+
+struct vc_convert_counts {
+	long selected;     /* games taken */
+	long written;      /* written to the output, kept ones included */
+	long broken;       /* taken and not valid */
+	long kept;         /* broken, written with their errors */
+	long rejected;     /* broken, not written to the output (to the rejects file if any) */
+	int input_failed;  /* an input could not be opened or read to its end */
+	int output_failed; /* the output failed */
+	int rejects_failed;/* the rejects file failed */
+};
+
+/* Opens the outputs (the first file of a split output, the rejects file,
+ * both written atomically, see vc_sink_open).  NULL, reported to ctx, when
+ * the default variant does not load, an output cannot be opened or the
+ * options do not go together. */
+struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_opts *o);
+/* Converts every game of one input (games are numbered on across inputs):
+ * VC_OK; VC_FAILED when the input failed (the games before the failure are
+ * converted; go on with the next); VC_FATAL when the output failed. */
+vc_status vc_convert_file(struct vc_convert *cv, const char *path);
+/* Ends the outputs and frees cv; *c (may be NULL) gets the final counts.
+ * VC_OK, or VC_FATAL when an input or an output failed. */
+vc_status vc_convert_close(struct vc_convert *cv, struct vc_convert_counts *c);
+
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
 /* (section owned by the drawing layer: the files of lib/draw) */
 
