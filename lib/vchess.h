@@ -334,6 +334,11 @@ struct vc_reader *vc_reader_mem(struct vc_ctx *ctx, const char *name,
 vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g);
 void vc_reader_close(struct vc_reader *r);
 int vc_reader_is_gzip(const struct vc_reader *r);
+/* Reads games until the one numbered number (vc_game_number) and fills g
+ * with it: VC_OK; VC_END when the input ends before it; VC_FATAL when the
+ * input failed (reported).  *read (may be NULL) gets the count of games
+ * read, that one included. */
+vc_status vc_reader_find(struct vc_reader *r, struct vc_game *g, long number, long *read);
 
 /* ---- replaying and validating games ---------------------------------------- */
 
