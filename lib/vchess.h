@@ -1006,6 +1006,95 @@ int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t l
  * neighbour that holds the same piece. */
 int vc_render_partner(const struct vc_position *p, int sq);
 
+/* Diagram formats: text with letters or with figurines (vc_render_text,
+ * unicode), or SVG (vc_render_svg). */
+enum vc_render_format { VC_RENDER_ASCII, VC_RENDER_UNICODE, VC_RENDER_SVG };
+
+/* The format a name gives: "ascii", "unicode" or "svg"; -1 for any other. */
+int vc_render_format_parse(const char *name);
+/* The text style a name gives: "plain" or "dots"; -1 for any other. */
+int vc_render_style_parse(const char *name);
+/* The format a file's name asks for: SVG for a name that ends in ".svg",
+ * else -1 (the caller's default). */
+int vc_render_format_of_name(const char *path);
+/* A position or a piece's moves drawn in fmt: vc_render_text or
+ * vc_render_svg (o's unicode is fmt's), vc_render_text_piece or
+ * vc_render_svg_piece; a piece from square sq, or from the middle of the
+ * board ((ranks - 1) / 2, (files - 1) / 2) for sq -1. */
+vc_status vc_render_position(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_position *p,
+			     enum vc_render_format fmt, const struct vc_render_opts *o);
+vc_status vc_render_piece(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_variant *v,
+			  int type, int sq, enum vc_render_format fmt,
+			  const struct vc_render_opts *o);
+
+/* ---- a game's plies ------------------------------------------------------------- */
+/* (the drawing layer: lib/draw/plies.c)
+ *
+ * The main line of a game as diagrams show it: the position after each ply
+ * (0 the start), the move that led to it, its SAN and move number, whether
+ * the side to move is in check, and the marks of the comments written
+ * after it ([%cal], [%csl]; before the first move for the start).  Meant
+ * for stepping through a game: the position is one cursor that makes or
+ * unmakes moves, so the next or previous ply costs one move, and memory
+ * grows with the moves, not with the boards. */
+struct vc_plies;
+
+struct vc_ply {
+	const vc_move *move;  /* the move of this ply; NULL for the start */
+	const char *san;      /* its canonical SAN; "" for the start */
+	long movenum;         /* its move number */
+	int side;             /* who made it: 0 White, 1 Black */
+	size_t item;          /* its item in the game */
+	int check;            /* the side to move after it is in check */
+	const struct vc_render_mark *marks; /* the marks of the comments after it */
+	int nmarks;
+};
+
+struct vc_plies *vc_plies_new(void);
+void vc_plies_free(struct vc_plies *pl);
+/* Validates g through val (as vc_validate, whose status it returns; it sets
+ * and then clears val's move callback) and keeps its main line, up to its
+ * first error.  VC_FATAL also when memory ran out. */
+vc_status vc_plies_run(struct vc_plies *pl, struct vc_validator *val, struct vc_game *g,
+		       struct vc_game_stats *st);
+/* The number of plies kept: the positions are those of plies 0 to it.  -1
+ * when the game has no start at all (its variant is not known, or its FEN
+ * tag does not read and no move replayed). */
+long vc_plies_count(const struct vc_plies *pl);
+/* The position after ply k, or NULL when there is no such ply.  It stays
+ * pl's, and valid until the next vc_plies_position or vc_plies_run: copy it
+ * (vc_position_copy) to keep it. */
+const struct vc_position *vc_plies_position(struct vc_plies *pl, long k);
+/* What a diagram of ply k needs besides the position: 0, or -1 when there
+ * is no such ply.  The pointers stay valid until the next vc_plies_run. */
+int vc_plies_at(const struct vc_plies *pl, long k, struct vc_ply *out);
+/* A title for ply k: "12. Nf3", "12... Nf6" or "start", after "White -
+ * Black, " (the players, "?" when not known) with players; for k -1, the
+ * players alone, "White - Black".  Written into buf (size n) as snprintf
+ * does; returns the length it needs. */
+size_t vc_plies_title(const struct vc_plies *pl, long k, int players, char *buf, size_t n);
+/* Settings for the diagram of ply k: base's, with last the ply's move and
+ * marks the ply's marks followed by base's, at most cap of them, written
+ * into marks (title stays base's: see vc_plies_title).  0, or -1 when there
+ * is no ply k. */
+int vc_plies_render_opts(const struct vc_plies *pl, long k, const struct vc_render_opts *base,
+			 struct vc_render_opts *o, struct vc_render_mark *marks, int cap);
+/* The diagram of ply k in fmt: o's settings, with the ply's move, its marks
+ * and then o's (up to 128 in all), and its title with the players
+ * (vc_plies_title).  VC_OK, or VC_FAILED (reported), also when there is no
+ * ply k. */
+vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl, long k,
+			enum vc_render_format fmt, const struct vc_render_opts *o);
+/* A sheet of plies 0, every, 2 every, ... and the last: in SVG, the
+ * diagrams on one picture under title (vc_render_svg_sheet; NULL: the
+ * players, "White - Black"); as text, one after the other, a blank line
+ * between, each after a line with its title.  Each diagram is drawn as
+ * vc_render_ply draws it, but titled without the players.  VC_OK, or
+ * VC_FAILED (reported). */
+vc_status vc_render_plies(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl,
+			  long every, enum vc_render_format fmt, const struct vc_render_opts *o,
+			  const char *title);
+
 /* ---- end of rendering diagrams ---- */
 
 #ifdef __cplusplus
