@@ -155,8 +155,7 @@ static void run_serial(struct vc_convert *cv)
 
 /* Tells the input's format and opens its reader; -1 when it cannot be
  * read (reported). */
-static int open_input(struct vc_convert *cv, const char *path, struct vc_cv_relay *rl,
-		      int *relayfd)
+static int open_input(struct vc_convert *cv, const char *path, struct vc_cv_relay *rl, int *relayfd)
 {
 	int fmt = cv->o.from;
 	if (fmt < 0) {
@@ -232,9 +231,7 @@ vc_status vc_convert_close(struct vc_convert *cv, struct vc_convert_counts *c)
 	cv->c.rejects_failed = rj->failed;
 	if (c)
 		*c = cv->c;
-	vc_status s = cv->c.input_failed || cv->c.output_failed || cv->c.rejects_failed
-			      ? VC_FATAL
-			      : VC_OK;
+	int bad = cv->c.input_failed || cv->c.output_failed || cv->c.rejects_failed;
 	convert_free(cv);
-	return s;
+	return bad ? VC_FATAL : VC_OK;
 }

@@ -99,8 +99,8 @@ void vc_cv_release(const struct vc_convert *cv, const char *p, size_t from, size
  * their format into *fmt and starts relaying them with the rest; fdpath
  * gets /dev/fd/N to read them from.  Returns N, or -1 (reported to ctx);
  * either way vc_cv_relay_end must follow. */
-int vc_cv_relay_start(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name,
-		      char *fdpath, size_t fdn, int *fmt);
+int vc_cv_relay_start(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name, char *fdpath,
+		      size_t fdn, int *fmt);
 /* Closes readfd (if >= 0), which stops the relay, and waits for it. */
 void vc_cv_relay_end(struct vc_cv_relay *r, int readfd);
 

@@ -199,8 +199,7 @@ static vc_status next_game(void *source, struct vc_game *g, void *res)
 }
 
 /* Writes the piece of a game that goes to the output. */
-static int take_piece(struct vc_convert *cv, const struct result *r, const char *piece,
-		      size_t len)
+static int take_piece(struct vc_convert *cv, const struct result *r, const char *piece, size_t len)
 {
 	struct vc_cv_out *o = &cv->out;
 	if (vc_cv_out_turn(o) < 0) {

@@ -45,8 +45,7 @@ void vc_cv_forward(const struct vc_diag *d, void *user)
 	if (cv->holding)
 		vc_cv_hold(cv->holding, d);
 	else
-		pass_on(cv, d->severity, d->code, d->file, d->line, d->col, d->context,
-			d->message);
+		pass_on(cv, d->severity, d->code, d->file, d->line, d->col, d->context, d->message);
 }
 
 void vc_cv_hold(struct vc_buf *b, const struct vc_diag *d)

@@ -80,14 +80,14 @@ static int read_pre(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name)
 	return 0;
 }
 
-int vc_cv_relay_start(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name,
-		      char *fdpath, size_t fdn, int *fmt)
+int vc_cv_relay_start(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name, char *fdpath,
+		      size_t fdn, int *fmt)
 {
 	memset(r, 0, sizeof *r);
 	r->src = strcmp(name, "-") ? open(name, O_RDONLY) : 0;
 	if (r->src < 0) {
-		vc_emit(ctx, VC_SEV_ERROR, "io-open", NULL, 0, 0, NULL, "cannot open '%s': %s", name,
-			strerror(errno));
+		vc_emit(ctx, VC_SEV_ERROR, "io-open", NULL, 0, 0, NULL, "cannot open '%s': %s",
+			name, strerror(errno));
 		return -1;
 	}
 	if (read_pre(r, ctx, name) < 0)

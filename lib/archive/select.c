@@ -28,14 +28,14 @@ enum kind { S_EQ, S_RE, S_GE, S_LE, S_GT, S_LT, S_VARIANT, S_GAMES, S_VALID, S_I
 
 struct term {
 	enum kind kind;
-	char *tag;     /* tag terms: the tag's name */
-	char *value;   /* S_EQ: the value; S_VARIANT: the variant's name */
-	regex_t re;    /* S_RE */
-	int date;      /* comparisons: compare as a date, by the parts in ymd */
+	char *tag;   /* tag terms: the tag's name */
+	char *value; /* S_EQ: the value; S_VARIANT: the variant's name */
+	regex_t re;  /* S_RE */
+	int date;    /* comparisons: compare as a date, by the parts in ymd */
 	long ymd[3];
 	int nymd;
-	double num;    /* comparisons that are not about a date */
-	long lo, hi;   /* S_GAMES: hi -1 when open */
+	double num;  /* comparisons that are not about a date */
+	long lo, hi; /* S_GAMES: hi -1 when open */
 };
 
 struct vc_select {
@@ -143,8 +143,7 @@ static int read_games(struct term *t, const char *expr, struct vc_select_error *
 	if (blen && t->hi < 0)
 		return fail(err, at, "expected the number of the range's last game");
 	if (blen && t->hi < t->lo)
-		return fail(err, at, "the range ends at %ld, before it starts (%ld)", t->hi,
-			    t->lo);
+		return fail(err, at, "the range ends at %ld, before it starts (%ld)", t->hi, t->lo);
 	return 0;
 }
 
@@ -243,8 +242,7 @@ static int read_value(struct term *t, const char *expr, size_t at, struct vc_sel
 				    "expected a date YYYY, YYYY.MM or YYYY.MM.DD, not '%.*s'",
 				    QUOTE(v));
 	} else if (read_num(v, &t->num, &bad) < 0) {
-		return fail(err, (size_t)(bad - expr), "expected a number, not '%.*s'",
-			    QUOTE(v));
+		return fail(err, (size_t)(bad - expr), "expected a number, not '%.*s'", QUOTE(v));
 	}
 	return 0;
 }

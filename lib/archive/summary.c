@@ -70,7 +70,7 @@ int vc_summary_add(struct vc_summary *s, const struct vc_game *g, const struct v
 		s->t.unknown_variant++;
 	s->t.plies += st->plies;
 	s->t.var_plies += st->var_plies;
-	const char *name = st->variant		 ? st->variant
+	const char *name = st->variant             ? st->variant
 			   : vc_game_is_garbage(g) ? "(not a game)"
 						   : "(unknown)";
 	struct vc_summary_variant *v = variant_line(s, name, strlen(name));

@@ -146,8 +146,8 @@ static vc_status svg_sheet(struct vc_ctx *ctx, struct vc_sink *out, struct vc_pl
 	return s;
 }
 
-vc_status vc_render_plies(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl,
-			  long every, enum vc_render_format fmt, const struct vc_render_opts *o,
+vc_status vc_render_plies(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl, long every,
+			  enum vc_render_format fmt, const struct vc_render_opts *o,
 			  const char *title)
 {
 	long last = vc_plies_count(pl);

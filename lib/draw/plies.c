@@ -38,7 +38,7 @@ struct vc_plies {
 	long n, cap; /* steps, the start included; 0: no start */
 	struct vc_position *start, *cur;
 	long at;
-	struct vc_buf pool; /* SAN texts, then the players' names */
+	struct vc_buf pool;  /* SAN texts, then the players' names */
 	size_t white, black; /* offsets in pool */
 	struct vc_render_mark *marks;
 	size_t nmarks, capmarks;
