@@ -1044,7 +1044,7 @@ struct vc_ply {
 	const char *san;      /* its canonical SAN; "" for the start */
 	long movenum;         /* its move number */
 	int side;             /* who made it: 0 White, 1 Black */
-	size_t item;          /* its item in the game */
+	size_t item;          /* its item in the game (0 for the start) */
 	int check;            /* the side to move after it is in check */
 	const struct vc_render_mark *marks; /* the marks of the comments after it */
 	int nmarks;
@@ -1070,8 +1070,8 @@ const struct vc_position *vc_plies_position(struct vc_plies *pl, long k);
 int vc_plies_at(const struct vc_plies *pl, long k, struct vc_ply *out);
 /* A title for ply k: "12. Nf3", "12... Nf6" or "start", after "White -
  * Black, " (the players, "?" when not known) with players; for k -1, the
- * players alone, "White - Black".  Written into buf (size n) as snprintf
- * does; returns the length it needs. */
+ * players alone, "White - Black"; "" for a ply past the last.  Written
+ * into buf (size n) as snprintf does; returns the length it needs. */
 size_t vc_plies_title(const struct vc_plies *pl, long k, int players, char *buf, size_t n);
 /* Settings for the diagram of ply k: base's, with last the ply's move and
  * marks the ply's marks followed by base's, at most cap of them, written

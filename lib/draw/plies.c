@@ -217,17 +217,15 @@ vc_status vc_plies_run(struct vc_plies *pl, struct vc_validator *val, struct vc_
 	pl->nmarks = 0;
 	pl->failed = 0;
 	vc_buf_reset(&pl->pool);
+	keep_players(pl, g);
 	vc_validator_set_move_fn(val, on_move, pl);
 	vc_status s = vc_validate(val, g, st);
 	vc_validator_set_move_fn(val, NULL, NULL);
-	if (s == VC_FATAL)
-		return s;
-	if (pl->n == 0 && !pl->failed && own_start(pl, val, g) < 0)
+	if (s != VC_FATAL && pl->n == 0 && !pl->failed && own_start(pl, val, g) < 0)
 		pl->failed = 1;
-	keep_players(pl, g);
-	if (!pl->failed && pl->n > 0 && annotate(pl, g) < 0)
+	if (s != VC_FATAL && !pl->failed && pl->n > 0 && annotate(pl, g) < 0)
 		pl->failed = 1;
-	if (pl->failed || pl->pool.oom) {
+	if (s == VC_FATAL || pl->failed || pl->pool.oom) {
 		drop_positions(pl);
 		pl->n = 0;
 		return VC_FATAL;
@@ -272,21 +270,23 @@ int vc_plies_at(const struct vc_plies *pl, long k, struct vc_ply *out)
 
 size_t vc_plies_title(const struct vc_plies *pl, long k, int players, char *buf, size_t n)
 {
+	const char *w = pl->pool.len ? pl->pool.p + pl->white : "?";
+	const char *b = pl->pool.len ? pl->pool.p + pl->black : "?";
 	char mv[160];
-	if (k < 0)
-		return (size_t)snprintf(buf, n, "%s - %s", pl->pool.p + pl->white,
-					pl->pool.p + pl->black);
-	if (k == 0 || k >= pl->n)
-		snprintf(mv, sizeof mv, "start");
-	else
-		snprintf(mv, sizeof mv, "%ld.%s %s", pl->step[k].movenum,
-			 pl->step[k].side ? ".." : "", pl->pool.p + pl->step[k].san);
 	int len;
-	if (players)
-		len = snprintf(buf, n, "%s - %s, %s", pl->pool.p + pl->white,
-			       pl->pool.p + pl->black, mv);
-	else
-		len = snprintf(buf, n, "%s", mv);
+	if (k < 0)
+		len = snprintf(buf, n, "%s - %s", w, b);
+	else if (k > 0 && k >= pl->n)
+		len = snprintf(buf, n, "%s", "");
+	else {
+		if (k == 0)
+			snprintf(mv, sizeof mv, "start");
+		else
+			snprintf(mv, sizeof mv, "%ld.%s %s", pl->step[k].movenum,
+				 pl->step[k].side ? ".." : "", pl->pool.p + pl->step[k].san);
+		len = players ? snprintf(buf, n, "%s - %s, %s", w, b, mv)
+			      : snprintf(buf, n, "%s", mv);
+	}
 	return len < 0 ? 0 : (size_t)len;
 }
 
