@@ -879,6 +879,9 @@ struct vc_convert_counts {
 	int rejects_failed;/* the rejects file failed */
 };
 
+/* Sets the defaults: the format of each input told by its first bytes,
+ * canonical text to standard output, every game, one thread. */
+void vc_convert_opts_init(struct vc_convert_opts *o);
 /* Opens the outputs (the first file of a split output, the rejects file,
  * both written atomically, see vc_sink_open).  NULL, reported to ctx, when
  * the default variant does not load, an output cannot be opened or the

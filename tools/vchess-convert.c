@@ -238,8 +238,7 @@ int main(int argc, char **argv)
 	cli_init("vchess-convert");
 	a.files = calloc((size_t)argc + 1, sizeof *a.files);
 	a.sel = vc_select_new();
-	a.co.from = -1;
-	a.co.to = VC_FORMAT_TEXT;
+	vc_convert_opts_init(&a.co);
 	a.co.jobs = vc_cpu_count();
 	a.co.each = vc_parallel_each;
 	a.co.game = on_game;

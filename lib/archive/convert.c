@@ -23,6 +23,14 @@
 
 #include "archive/convert.h"
 
+void vc_convert_opts_init(struct vc_convert_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->from = -1;
+	o->to = VC_FORMAT_TEXT;
+	o->jobs = 1;
+}
+
 /* The default variant must load before anything is written. */
 static int check_variant(struct vc_convert *cv)
 {

@@ -617,9 +617,7 @@ static vc_status convert(const char *in, const char *out, const char *rej, const
 	if (expr)
 		vc_select_add(s, expr, NULL);
 	struct vc_convert_opts o;
-	memset(&o, 0, sizeof o);
-	o.from = -1;
-	o.to = VC_FORMAT_TEXT;
+	vc_convert_opts_init(&o);
 	o.select = s;
 	o.out = out;
 	o.rejects = rej;
