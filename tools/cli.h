@@ -1,8 +1,10 @@
 /*
  * cli.h - what every vchess tool shares: its name in messages, the
- * diagnostics printer, usage and version output, and the exit codes of
- * DESIGN.md (0 all good, 1 the input had problems, 2 usage or system
- * trouble).
+ * diagnostics printer (the context's, and the line of a diagnostic stored
+ * in a game), usage and version output, outputs that end the run when
+ * they cannot be had, and the exit codes of DESIGN.md (0 all good, 1 the
+ * input had problems, 2 usage or system trouble).  What a program other
+ * than a command line would want too is the library's, not here.
  */
 #ifndef VC_CLI_H
 #define VC_CLI_H
