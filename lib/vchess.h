@@ -355,6 +355,11 @@ struct vc_reader *vc_reader_mem(struct vc_ctx *ctx, const char *name,
 vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g);
 void vc_reader_close(struct vc_reader *r);
 int vc_reader_is_gzip(const struct vc_reader *r);
+/* Reads games until the one numbered number (vc_game_number) and fills g
+ * with it: VC_OK; VC_END when the input ends before it; VC_FATAL when the
+ * input failed (reported).  *read (may be NULL) gets the count of games
+ * read, that one included. */
+vc_status vc_reader_find(struct vc_reader *r, struct vc_game *g, long number, long *read);
 
 /* ---- replaying and validating games ---------------------------------------- */
 
@@ -731,6 +736,186 @@ int vc_format_of_file(struct vc_ctx *ctx, const char *path);
 
 /* ---- end of writing archives ---- */
 
+/* ---- format names ------------------------------------------------------------ */
+
+/* The format a name gives: "text", "xml", "json-lines" or "fen"; -1 for any
+ * other name.  Only TEXT and XML are inputs. */
+int vc_format_parse(const char *name);
+/* The name of a format, as vc_format_parse reads it, or NULL. */
+const char *vc_format_name(enum vc_format fmt);
+
+/* ---- selecting games ---------------------------------------------------------- */
+
+/* A selection: expressions that every game taken must match, as
+ * vchess-convert(1) --select reads them (SELECTING GAMES):
+ *   Tag=value  Tag~regex  Tag>=N  Tag<=N  Tag>N  Tag<N
+ *   variant=NAME  game=N  game=N-M  game=N-  game=-M  valid  invalid
+ * (a comparison of a tag whose name ends in "Date" compares dates YYYY,
+ * YYYY.MM, YYYY.MM.DD part by part).  What is known before a game is
+ * replayed -- its tags, its number -- is matched by vc_select_before, so
+ * that games left out are never replayed; what only the replay tells --
+ * validity, the variant as the replay names it -- by vc_select_after.
+ * Matching only reads the selection: several threads may match at once.
+ * A NULL selection takes every game. */
+struct vc_select;
+
+/* Why an expression does not read. */
+struct vc_select_error {
+	size_t col;        /* the character at fault, 1 for the first of the expression */
+	char message[200]; /* what is wrong: lower case, no final period */
+	char regex[200];   /* a regular expression that does not compile: the words of
+			      regerror(3), which message quotes too; else "" */
+};
+
+struct vc_select *vc_select_new(void);
+void vc_select_free(struct vc_select *s);
+/* Adds an expression: 0, or -1 with *err filled (err may be NULL) when it
+ * does not read (or memory ran out). */
+int vc_select_add(struct vc_select *s, const char *expr, struct vc_select_error *err);
+/* 1 when nothing known before the replay leaves g out, else 0. */
+int vc_select_before(const struct vc_select *s, const struct vc_game *g);
+/* After g was replayed (vc_validate or vc_replay_run gave st): 1 when g is
+ * taken, else 0.  A game is valid when st->valid and it is a game at all;
+ * its variant is st->variant, else its Variant tag as written. */
+int vc_select_after(const struct vc_select *s, const struct vc_game *g,
+		    const struct vc_game_stats *st);
+/* Nonzero when some expression needs the replay (valid, invalid, variant=). */
+int vc_select_needs_replay(const struct vc_select *s);
+
+/* ---- summaries ---------------------------------------------------------------- */
+
+/* The counts of a run (vchess-validate(1) SUMMARY): games, valid, invalid,
+ * plies, and the same per variant in the order met.  Summaries add up:
+ * those of the pieces of an archive, merged, or written as tab-separated
+ * lines and read back, give the summary of the whole. */
+struct vc_summary;
+
+struct vc_summary_totals {
+	long games;           /* every game read, text that is no game included */
+	long valid, invalid;  /* games with no error, and the others */
+	long unknown_variant; /* games whose variant is not known */
+	long plies;           /* main-line moves replayed */
+	long var_plies;       /* moves replayed inside variations */
+};
+
+/* One variant's line: its canonical name, "(unknown)" for the games of
+ * unknown variants, "(not a game)" for text between games. */
+struct vc_summary_variant {
+	const char *name;
+	long games, valid, plies;
+};
+
+struct vc_summary *vc_summary_new(void);
+void vc_summary_free(struct vc_summary *s);
+/* Counts g, as vc_validate (or vc_replay_run) left it with st.  0, or -1
+ * when out of memory. */
+int vc_summary_add(struct vc_summary *s, const struct vc_game *g, const struct vc_game_stats *st);
+/* Adds the counts of from to s; 0, or -1 when out of memory. */
+int vc_summary_merge(struct vc_summary *s, const struct vc_summary *from);
+const struct vc_summary_totals *vc_summary_totals(const struct vc_summary *s);
+size_t vc_summary_variant_count(const struct vc_summary *s);
+const struct vc_summary_variant *vc_summary_variant_at(const struct vc_summary *s, size_t i);
+/* Writes s as text ("games 12", ..., "variant chess: games 10 valid 9 plies
+ * 700") or, with tsv, as tab-separated lines ("games\t12", ...,
+ * "variant\tchess\t10\t9\t700") that vc_summary_read_tsv reads back.  0,
+ * or -1 when the sink failed. */
+int vc_summary_write(const struct vc_summary *s, struct vc_sink *out, int tsv);
+/* Adds the tab-separated summary in text (len bytes; name for messages):
+ * VC_OK; VC_FAILED when some line is none, each reported, positioned, to
+ * ctx and the others added; VC_FATAL when out of memory. */
+vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const char *name,
+			      const char *text, size_t len);
+
+/* ---- converting archives -------------------------------------------------------- */
+
+/* A converter reads archives (text or XML, told by their first bytes, from
+ * files, pipes or standard input), takes the games a selection takes,
+ * replays each one and writes it in its canonical form (vc_replay_run,
+ * vc_writer_game) to one output, or to several of split games each; a
+ * game that does not validate is never dropped silently: it is written
+ * with its errors (keep_broken), or its bytes as read go to the rejects
+ * file, and either way the caller hears of it (see vchess-convert(1)).
+ *
+ * With jobs > 1 and each set to vc_parallel_each, games are replayed and
+ * formatted by jobs threads and written in input order: everything
+ * written, and every diagnostic and call of game in the caller's thread,
+ * is byte for byte and call for call what one thread gives.  (The archive
+ * layer starts no thread itself: the caller hands it the runner.)  Every
+ * diagnostic, the workers' included, goes to the caller's context, in
+ * input order; those about an input read through a pipe name it as it was
+ * given ("<stdin>" for "-"). */
+struct vc_convert;
+
+enum vc_convert_fate {
+	VC_CONVERT_WRITTEN,  /* valid: written */
+	VC_CONVERT_KEPT,     /* broken: written with its errors (keep_broken) */
+	VC_CONVERT_REJECTED, /* broken: its bytes go to the rejects file */
+	VC_CONVERT_DROPPED   /* broken and not written: no rejects file (with keep_broken,
+				only text that is no game) */
+};
+
+/* What the converter tells about a game it takes, before writing it. */
+struct vc_convert_game {
+	const char *file;          /* the input, named as given to vc_convert_file */
+	enum vc_format from;       /* the input's format */
+	int valid;                 /* no error, and a game at all */
+	enum vc_convert_fate fate;
+	long selected;             /* games taken so far, this one included */
+};
+
+typedef void vc_convert_fn(void *user, const struct vc_game *g,
+			   const struct vc_convert_game *info);
+typedef vc_status vc_each_fn(struct vc_ctx *ctx, vc_next_fn *next, void *source,
+			     const struct vc_parallel_opts *opts);
+
+struct vc_convert_opts {
+	int from;                       /* VC_FORMAT_TEXT or VC_FORMAT_XML, or -1: told by
+					   each input's first bytes */
+	enum vc_format to;
+	struct vc_write_opts write;
+	int strict;                     /* reading and validating (vc_reader_opts,
+					   vc_validate_opts) */
+	const char *default_variant;    /* for games without a Variant tag; NULL: chess */
+	const struct vc_select *select; /* NULL: every game; the caller's, kept */
+	const char *out;                /* NULL or "-": standard output */
+	int gzip;
+	long split;                     /* > 0: split games a file, named after out (which
+					   must be a file) with "-K" before its extension */
+	int keep_broken;
+	const char *rejects;            /* a file for the broken games' bytes, or NULL */
+	int jobs;                       /* threads, with each */
+	vc_each_fn *each;               /* vc_parallel_each, or NULL: one thread */
+	vc_convert_fn *game;            /* called for every game taken, or NULL */
+	void *user;
+};
+
+struct vc_convert_counts {
+	long selected;     /* games taken */
+	long written;      /* written to the output, kept ones included */
+	long broken;       /* taken and not valid */
+	long kept;         /* broken, written with their errors */
+	long rejected;     /* broken, not written to the output (to the rejects file if any) */
+	int input_failed;  /* an input could not be opened or read to its end */
+	int output_failed; /* the output failed */
+	int rejects_failed;/* the rejects file failed */
+};
+
+/* Sets the defaults: the format of each input told by its first bytes,
+ * canonical text to standard output, every game, one thread. */
+void vc_convert_opts_init(struct vc_convert_opts *o);
+/* Opens the outputs (the first file of a split output, the rejects file,
+ * both written atomically, see vc_sink_open).  NULL, reported to ctx, when
+ * the default variant does not load, an output cannot be opened or the
+ * options do not go together. */
+struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_opts *o);
+/* Converts every game of one input (games are numbered on across inputs):
+ * VC_OK; VC_FAILED when the input failed (the games before the failure are
+ * converted; go on with the next); VC_FATAL when the output failed. */
+vc_status vc_convert_file(struct vc_convert *cv, const char *path);
+/* Ends the outputs and frees cv; *c (may be NULL) gets the final counts.
+ * VC_OK, or VC_FATAL when an input or an output failed. */
+vc_status vc_convert_close(struct vc_convert *cv, struct vc_convert_counts *c);
+
 /* ---- rendering diagrams (ASCII styles, SVG) ---------------------------------- */
 /* (section owned by the drawing layer: the files of lib/draw) */
 
@@ -844,6 +1029,95 @@ int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t l
  * east, ... clockwise, north being towards Black), or else the one linked
  * neighbour that holds the same piece. */
 int vc_render_partner(const struct vc_position *p, int sq);
+
+/* Diagram formats: text with letters or with figurines (vc_render_text,
+ * unicode), or SVG (vc_render_svg). */
+enum vc_render_format { VC_RENDER_ASCII, VC_RENDER_UNICODE, VC_RENDER_SVG };
+
+/* The format a name gives: "ascii", "unicode" or "svg"; -1 for any other. */
+int vc_render_format_parse(const char *name);
+/* The text style a name gives: "plain" or "dots"; -1 for any other. */
+int vc_render_style_parse(const char *name);
+/* The format a file's name asks for: SVG for a name that ends in ".svg",
+ * else -1 (the caller's default). */
+int vc_render_format_of_name(const char *path);
+/* A position or a piece's moves drawn in fmt: vc_render_text or
+ * vc_render_svg (o's unicode is fmt's), vc_render_text_piece or
+ * vc_render_svg_piece; a piece from square sq, or from the middle of the
+ * board ((ranks - 1) / 2, (files - 1) / 2) for sq -1. */
+vc_status vc_render_position(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_position *p,
+			     enum vc_render_format fmt, const struct vc_render_opts *o);
+vc_status vc_render_piece(struct vc_ctx *ctx, struct vc_sink *out, const struct vc_variant *v,
+			  int type, int sq, enum vc_render_format fmt,
+			  const struct vc_render_opts *o);
+
+/* ---- a game's plies ------------------------------------------------------------- */
+/* (the drawing layer: lib/draw/plies.c)
+ *
+ * The main line of a game as diagrams show it: the position after each ply
+ * (0 the start), the move that led to it, its SAN and move number, whether
+ * the side to move is in check, and the marks of the comments written
+ * after it ([%cal], [%csl]; before the first move for the start).  Meant
+ * for stepping through a game: the position is one cursor that makes or
+ * unmakes moves, so the next or previous ply costs one move, and memory
+ * grows with the moves, not with the boards. */
+struct vc_plies;
+
+struct vc_ply {
+	const vc_move *move;  /* the move of this ply; NULL for the start */
+	const char *san;      /* its canonical SAN; "" for the start */
+	long movenum;         /* its move number */
+	int side;             /* who made it: 0 White, 1 Black */
+	size_t item;          /* its item in the game (0 for the start) */
+	int check;            /* the side to move after it is in check */
+	const struct vc_render_mark *marks; /* the marks of the comments after it */
+	int nmarks;
+};
+
+struct vc_plies *vc_plies_new(void);
+void vc_plies_free(struct vc_plies *pl);
+/* Validates g through val (as vc_validate, whose status it returns; it sets
+ * and then clears val's move callback) and keeps its main line, up to its
+ * first error.  VC_FATAL also when memory ran out. */
+vc_status vc_plies_run(struct vc_plies *pl, struct vc_validator *val, struct vc_game *g,
+		       struct vc_game_stats *st);
+/* The number of plies kept: the positions are those of plies 0 to it.  -1
+ * when the game has no start at all (its variant is not known, or its FEN
+ * tag does not read and no move replayed). */
+long vc_plies_count(const struct vc_plies *pl);
+/* The position after ply k, or NULL when there is no such ply.  It stays
+ * pl's, and valid until the next vc_plies_position or vc_plies_run: copy it
+ * (vc_position_copy) to keep it. */
+const struct vc_position *vc_plies_position(struct vc_plies *pl, long k);
+/* What a diagram of ply k needs besides the position: 0, or -1 when there
+ * is no such ply.  The pointers stay valid until the next vc_plies_run. */
+int vc_plies_at(const struct vc_plies *pl, long k, struct vc_ply *out);
+/* A title for ply k: "12. Nf3", "12... Nf6" or "start", after "White -
+ * Black, " (the players, "?" when not known) with players; for k -1, the
+ * players alone, "White - Black"; "" for a ply past the last.  Written
+ * into buf (size n) as snprintf does; returns the length it needs. */
+size_t vc_plies_title(const struct vc_plies *pl, long k, int players, char *buf, size_t n);
+/* Settings for the diagram of ply k: base's, with last the ply's move and
+ * marks the ply's marks followed by base's, at most cap of them, written
+ * into marks (title stays base's: see vc_plies_title).  0, or -1 when there
+ * is no ply k. */
+int vc_plies_render_opts(const struct vc_plies *pl, long k, const struct vc_render_opts *base,
+			 struct vc_render_opts *o, struct vc_render_mark *marks, int cap);
+/* The diagram of ply k in fmt: o's settings, with the ply's move, its marks
+ * and then o's (up to 128 in all), and its title with the players
+ * (vc_plies_title).  VC_OK, or VC_FAILED (reported), also when there is no
+ * ply k. */
+vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl, long k,
+			enum vc_render_format fmt, const struct vc_render_opts *o);
+/* A sheet of plies 0, every, 2 every, ... and the last: in SVG, the
+ * diagrams on one picture under title (vc_render_svg_sheet; NULL: the
+ * players, "White - Black"); as text, one after the other, a blank line
+ * between, each after a line with its title.  Each diagram is drawn as
+ * vc_render_ply draws it, but titled without the players.  VC_OK, or
+ * VC_FAILED (reported). */
+vc_status vc_render_plies(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl,
+			  long every, enum vc_render_format fmt, const struct vc_render_opts *o,
+			  const char *title);
 
 /* ---- end of rendering diagrams ---- */
 

@@ -66,6 +66,40 @@ void cli_diag(const struct vc_diag *d, void *user)
 	free(p);
 }
 
+char *cli_game_diag(const char *file, const struct vc_game *g, const struct vc_game_diag *d,
+		    int codes)
+{
+	struct vc_sink *s = vc_sink_mem(NULL);
+	if (!s)
+		return NULL;
+	const char *w = vc_game_tag(g, "White"), *b = vc_game_tag(g, "Black");
+	char sev[96];
+	vc_sink_printf(s, "%s: %s", cli_prog, file ? file : "-");
+	if (d->line > 0) {
+		vc_sink_printf(s, ":%ld", d->line);
+		if (d->col > 0)
+			vc_sink_printf(s, ":%ld", d->col);
+	}
+	vc_sink_printf(s, ": %s: game %ld",
+		       codes ? cli_severity(d->severity, d->code, sev, sizeof sev)
+			     : vc_severity_name(d->severity),
+		       vc_game_number(g));
+	if (!vc_game_is_garbage(g))
+		vc_sink_printf(s, " (%s - %s)", w ? w : "?", b ? b : "?");
+	if (d->context && *d->context)
+		vc_sink_printf(s, ", %s", d->context);
+	vc_sink_printf(s, ": %s\n", d->message);
+	size_t len;
+	const char *data = vc_sink_data(s, &len);
+	char *line = vc_sink_failed(s) ? NULL : malloc(len + 1);
+	if (line) {
+		memcpy(line, data, len);
+		line[len] = '\0';
+	}
+	vc_sink_abort(s);
+	return line;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -95,6 +129,23 @@ struct vc_ctx *cli_ctx(void)
 	}
 	vc_ctx_set_diag(ctx, cli_diag, NULL);
 	return ctx;
+}
+
+struct vc_sink *cli_out(struct vc_ctx *ctx, const char *path)
+{
+	struct vc_sink *s = vc_sink_open(ctx, path, 0);
+	if (!s)
+		exit(CLI_TROUBLE);
+	return s;
+}
+
+int cli_close(struct vc_sink *s, vc_status done)
+{
+	if (done != VC_OK) {
+		vc_sink_abort(s);
+		return CLI_TROUBLE;
+	}
+	return vc_sink_close(s) == VC_OK ? CLI_OK : CLI_TROUBLE;
 }
 
 long cli_number(const char *s)

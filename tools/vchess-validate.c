@@ -18,63 +18,16 @@ static const char usage[] =
 	"                       [--first-game N] FILE...\n"
 	"       vchess-validate --merge-summaries [--summary-format=text|tsv] FILE...\n";
 
-struct per_variant {
-	char name[128];
-	long games, valid, plies;
-};
-
-struct totals {
-	long games, valid, invalid, unknown, plies, var_plies, warnings;
-	struct per_variant pv[64];
-	int npv;
-};
-
-static void count_variant(struct totals *t, const char *name, int valid, long plies)
-{
-	int i;
-	for (i = 0; i < t->npv; i++)
-		if (!strcmp(t->pv[i].name, name))
-			break;
-	if (i == t->npv) {
-		if (t->npv == 64)
-			return;
-		snprintf(t->pv[t->npv++].name, sizeof t->pv[0].name, "%s", name);
-	}
-	t->pv[i].games++;
-	t->pv[i].valid += valid;
-	t->pv[i].plies += plies;
-}
-
-/* "game 12 (White - Black)" */
-static void game_label(const struct vc_game *g, char *buf, size_t n)
-{
-	const char *w = vc_game_tag(g, "White"), *b = vc_game_tag(g, "Black");
-	if (vc_game_is_garbage(g))
-		snprintf(buf, n, "game %ld", vc_game_number(g));
-	else
-		snprintf(buf, n, "game %ld (%s - %s)", vc_game_number(g), w ? w : "?", b ? b : "?");
-}
-
 static void print_diags(struct vc_sink *out, const struct vc_game *g,
 			const struct vc_validator *val, int verbose, int quiet)
 {
-	char label[256];
-	game_label(g, label, sizeof label);
 	size_t n = vc_game_diag_count(g);
 	for (size_t i = 0; i < n && !quiet; i++) {
 		const struct vc_game_diag *d = vc_game_diag_at(g, i);
-		vc_sink_printf(out, "%s: %s", cli_prog, vc_game_file(g) ? vc_game_file(g) : "-");
-		if (d->line > 0) {
-			vc_sink_printf(out, ":%ld", d->line);
-			if (d->col > 0)
-				vc_sink_printf(out, ":%ld", d->col);
-		}
-		char sev[96];
-		vc_sink_printf(out, ": %s: %s", cli_severity(d->severity, d->code, sev, sizeof sev),
-			       label);
-		if (d->context && *d->context)
-			vc_sink_printf(out, ", %s", d->context);
-		vc_sink_printf(out, ": %s\n", d->message);
+		char *line = cli_game_diag(vc_game_file(g), g, d, 1);
+		if (line)
+			vc_sink_puts(out, line);
+		free(line);
 		if (verbose) {
 			const char *fen = vc_validator_diag_fen(val, i);
 			const struct vc_variant *v = vc_validator_variant(val);
@@ -96,7 +49,7 @@ static void print_diags(struct vc_sink *out, const struct vc_game *g,
 struct run {
 	struct vc_validate_opts vo;
 	int verbose, quiet, progress, fatal;
-	struct totals t;
+	struct vc_summary *sum;
 };
 
 struct worker {
@@ -156,103 +109,140 @@ static void done(void *user, struct vc_game *g, const char *out, size_t len, voi
 {
 	struct run *run = user;
 	struct result *r = res;
-	struct totals *t = &run->t;
 	if (len)
 		fwrite(out, 1, len, stderr);
 	if (r->fatal) {
 		run->fatal = 1;
 		return;
 	}
-	t->games++;
-	if (r->st.valid)
-		t->valid++;
-	else
-		t->invalid++;
-	if (r->st.unknown_variant)
-		t->unknown++;
-	t->plies += r->st.plies;
-	t->var_plies += r->st.var_plies;
-	count_variant(t,
-		      r->variant[0]		 ? r->variant
-		      : vc_game_is_garbage(g) ? "(not a game)"
-					      : "(unknown)",
-		      r->st.valid, r->st.plies);
-	if (run->progress && t->games % 4096 == 0)
-		fprintf(stderr, "\r%s: %ld games", cli_prog, t->games);
+	r->st.variant = r->variant[0] ? r->variant : NULL;
+	if (vc_summary_add(run->sum, g, &r->st) < 0)
+		run->fatal = 1;
+	long games = vc_summary_totals(run->sum)->games;
+	if (run->progress && games % 4096 == 0)
+		fprintf(stderr, "\r%s: %ld games", cli_prog, games);
 }
 
-static void print_summary(const struct totals *t, int tsv)
+/* The summary on standard output; 0, or -1 when it could not be written. */
+static int print_summary(struct vc_ctx *ctx, const struct vc_summary *s, int tsv)
 {
-	if (tsv) {
-		printf("games\t%ld\nvalid\t%ld\ninvalid\t%ld\nplies\t%ld\nvariation-plies\t%ld\n"
-		       "unknown-variant\t%ld\n",
-		       t->games, t->valid, t->invalid, t->plies, t->var_plies, t->unknown);
-		for (int i = 0; i < t->npv; i++)
-			printf("variant\t%s\t%ld\t%ld\t%ld\n", t->pv[i].name, t->pv[i].games,
-			       t->pv[i].valid, t->pv[i].plies);
-		return;
-	}
-	printf("games %ld\nvalid %ld\ninvalid %ld\nplies %ld\nvariation-plies %ld\n", t->games,
-	       t->valid, t->invalid, t->plies, t->var_plies);
-	if (t->unknown)
-		printf("unknown-variant %ld\n", t->unknown);
-	for (int i = 0; i < t->npv; i++)
-		printf("variant %s: games %ld valid %ld plies %ld\n", t->pv[i].name, t->pv[i].games,
-		       t->pv[i].valid, t->pv[i].plies);
+	struct vc_sink *out = cli_out(ctx, "-");
+	vc_summary_write(s, out, tsv);
+	return cli_close(out, VC_OK) == CLI_OK ? 0 : -1;
 }
 
 /* Adds up summaries written with --summary-format=tsv. */
-static int merge_summaries(const char **files, int nfiles, struct totals *t)
+static int merge_summaries(struct vc_ctx *ctx, const char **files, int nfiles, struct vc_summary *s)
 {
 	int bad = 0;
 	for (int i = 0; i < nfiles; i++) {
 		FILE *f = strcmp(files[i], "-") ? fopen(files[i], "r") : stdin;
-		char line[512];
-		long ln = 0;
 		if (!f) {
 			cli_error("cannot open '%s'", files[i]);
 			return CLI_TROUBLE;
 		}
-		while (fgets(line, sizeof line, f)) {
-			char key[64], name[128];
-			long a, b, c;
-			ln++;
-			line[strcspn(line, "\r\n")] = 0;
-			if (!*line)
-				continue;
-			if (sscanf(line, "variant\t%127[^\t]\t%ld\t%ld\t%ld", name, &a, &b, &c) == 4) {
-				count_variant(t, name, 0, 0);
-				for (int k = 0; k < t->npv; k++)
-					if (!strcmp(t->pv[k].name, name)) {
-						t->pv[k].games += a - 1;
-						t->pv[k].valid += b;
-						t->pv[k].plies += c;
-					}
-			} else if (sscanf(line, "%63[^\t]\t%ld", key, &a) == 2) {
-				long *dst = !strcmp(key, "games")	      ? &t->games
-					    : !strcmp(key, "valid")	      ? &t->valid
-					    : !strcmp(key, "invalid")	      ? &t->invalid
-					    : !strcmp(key, "plies")	      ? &t->plies
-					    : !strcmp(key, "variation-plies") ? &t->var_plies
-					    : !strcmp(key, "unknown-variant") ? &t->unknown
-									      : NULL;
-				if (dst)
-					*dst += a;
-				else {
-					fprintf(stderr, "%s: %s:%ld: error: unknown summary line '%s'\n",
-						cli_prog, files[i], ln, line);
-					bad = 1;
+		char *text = NULL;
+		size_t len = 0, cap = 0, k;
+		do {
+			if (cap - len < 4096) {
+				char *p = realloc(text, cap = cap * 2 + 4096);
+				if (!p) {
+					cli_error("out of memory");
+					free(text);
+					return CLI_TROUBLE;
 				}
-			} else {
-				fprintf(stderr, "%s: %s:%ld: error: not a summary line: '%s'\n", cli_prog,
-					files[i], ln, line);
-				bad = 1;
+				text = p;
 			}
-		}
+			k = fread(text + len, 1, cap - len, f);
+			len += k;
+		} while (k > 0);
 		if (f != stdin)
 			fclose(f);
+		vc_status st = vc_summary_read_tsv(s, ctx, files[i], text, len);
+		free(text);
+		if (st == VC_FATAL)
+			return CLI_TROUBLE;
+		bad |= st != VC_OK;
 	}
 	return bad ? CLI_BAD_INPUT : CLI_OK;
+}
+
+/* --merge-summaries: the sum of the summaries, and the exit status. */
+static int run_merge(const char **files, int nfiles, int tsv)
+{
+	struct vc_ctx *ctx = cli_ctx();
+	struct vc_summary *s = vc_summary_new();
+	int rc = s ? merge_summaries(ctx, files, nfiles, s) : CLI_TROUBLE;
+	if (rc != CLI_TROUBLE && print_summary(ctx, s, tsv) < 0)
+		rc = CLI_TROUBLE;
+	if (rc == CLI_OK && vc_summary_totals(s)->invalid)
+		rc = CLI_BAD_INPUT;
+	vc_summary_free(s);
+	vc_ctx_free(ctx);
+	return rc;
+}
+
+/* The variants named on the command line must load: 0, or -1 (reported). */
+static int check_variants(struct vc_ctx *ctx, const struct vc_validate_opts *vo)
+{
+	const char *variant = vo->default_variant, *force = vo->force_variant, *bad = NULL;
+	if (!variant && !force)
+		return 0;
+	struct vc_validator *val = vc_validator_new(ctx, vo);
+	if (variant && !vc_validator_get_variant(val, variant))
+		bad = variant;
+	else if (force && !vc_validator_get_variant(val, force))
+		bad = force;
+	vc_validator_free(val);
+	if (!bad)
+		return 0;
+	struct vc_variant *v = vc_variant_load(ctx, bad); /* for its message */
+	vc_variant_free(v);
+	return -1;
+}
+
+/* Validates every game of the files: the exit status. */
+static int run_files(const char **files, int nfiles, struct run *run, int jobs, long first_game,
+		     int summary, int tsv)
+{
+	struct vc_ctx *ctx = cli_ctx();
+	run->sum = vc_summary_new();
+	if (!run->sum || check_variants(ctx, &run->vo) < 0) {
+		vc_ctx_free(ctx);
+		vc_summary_free(run->sum);
+		return CLI_TROUBLE;
+	}
+	int trouble = 0;
+	struct vc_parallel_opts po = { jobs, 0, sizeof(struct result), worker_new, worker_free,
+				       work, done, run };
+	long next_first = first_game;
+	for (int fi = 0; fi < nfiles; fi++) {
+		struct vc_reader_opts ro;
+		memset(&ro, 0, sizeof ro);
+		ro.strict = run->vo.strict;
+		ro.first_game = next_first;
+		struct vc_reader *r = vc_reader_open(ctx, files[fi], &ro);
+		if (!r) {
+			trouble = 1;
+			continue;
+		}
+		long before = vc_summary_totals(run->sum)->games;
+		if (vc_parallel_run(ctx, r, &po) != VC_OK || run->fatal)
+			trouble = 1;
+		vc_reader_close(r);
+		/* numbering goes on across files only when asked to be global */
+		if (first_game > 1)
+			next_first += vc_summary_totals(run->sum)->games - before;
+	}
+	const struct vc_summary_totals *t = vc_summary_totals(run->sum);
+	if (run->progress && t->games >= 4096)
+		fprintf(stderr, "\r%*s\r", 40, "");
+	if (summary && print_summary(ctx, run->sum, tsv) < 0)
+		trouble = 1;
+	int rc = trouble ? CLI_TROUBLE : t->invalid ? CLI_BAD_INPUT : CLI_OK;
+	vc_summary_free(run->sum);
+	vc_ctx_free(ctx);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -325,16 +315,6 @@ int main(int argc, char **argv)
 	if (!nfiles)
 		cli_usage(usage, 1);
 
-	if (merge) {
-		struct totals mt;
-		memset(&mt, 0, sizeof mt);
-		int rc = merge_summaries(files, nfiles, &mt);
-		if (rc != CLI_TROUBLE)
-			print_summary(&mt, tsv);
-		free(files);
-		return rc != CLI_OK ? rc : mt.invalid ? CLI_BAD_INPUT : CLI_OK;
-	}
-	struct vc_ctx *ctx = cli_ctx();
 	static struct run run;
 	run.vo.strict = strict;
 	run.vo.default_variant = variant;
@@ -342,53 +322,8 @@ int main(int argc, char **argv)
 	run.verbose = verbose;
 	run.quiet = quiet;
 	run.progress = isatty(2) && !quiet;
-	int trouble = 0;
-	/* the variants named on the command line must load */
-	if (variant || force) {
-		struct vc_validator *val = vc_validator_new(ctx, &run.vo);
-		const char *bad = NULL;
-		if (variant && !vc_validator_get_variant(val, variant))
-			bad = variant;
-		else if (force && !vc_validator_get_variant(val, force))
-			bad = force;
-		vc_validator_free(val);
-		if (bad) {
-			struct vc_variant *v = vc_variant_load(ctx, bad); /* for its message */
-			vc_variant_free(v);
-			vc_ctx_free(ctx);
-			free(files);
-			return CLI_TROUBLE;
-		}
-	}
-	struct vc_parallel_opts po = { jobs, 0, sizeof(struct result), worker_new, worker_free,
-				       work, done, &run };
-	long next_first = first_game;
-	for (int fi = 0; fi < nfiles; fi++) {
-		struct vc_reader_opts ro;
-		memset(&ro, 0, sizeof ro);
-		ro.strict = strict;
-		ro.first_game = next_first;
-		struct vc_reader *r = vc_reader_open(ctx, files[fi], &ro);
-		if (!r) {
-			trouble = 1;
-			continue;
-		}
-		long before = run.t.games;
-		if (vc_parallel_run(ctx, r, &po) != VC_OK || run.fatal)
-			trouble = 1;
-		vc_reader_close(r);
-		/* numbering goes on across files only when asked to be global */
-		if (first_game > 1)
-			next_first += run.t.games - before;
-	}
-	if (run.progress && run.t.games >= 4096)
-		fprintf(stderr, "\r%*s\r", 40, "");
-	if (summary)
-		print_summary(&run.t, tsv);
-	struct totals t = run.t;
-	vc_ctx_free(ctx);
+	int rc = merge ? run_merge(files, nfiles, tsv)
+		       : run_files(files, nfiles, &run, jobs, first_game, summary, tsv);
 	free(files);
-	if (trouble)
-		return CLI_TROUBLE;
-	return t.invalid ? CLI_BAD_INPUT : CLI_OK;
+	return rc;
 }

@@ -1,0 +1,129 @@
+/*
+ * archive/convert.h - the converter (vc_convert, vchess.h) inside: the
+ * object, and the interfaces between its files (internal).
+ *
+ *   convert.c      the object, one input at a time, the loop of one thread
+ *   convert_par.c  the loop of several threads (vc_parallel_each's stages)
+ *   convert_out.c  what both loops do with a game taken: the output (split
+ *                  into files), the rejects file, telling the caller
+ *   held.c         diagnostics passed on to the caller, or held back to be
+ *                  passed on in input order; the names inputs are shown by
+ *   relay.c        a pipe's first bytes read to tell its format, and handed
+ *                  on with the rest through a pipe of our own
+ *
+ * Each calls only the files listed after it.
+ */
+#ifndef VC_ARCHIVE_CONVERT_H
+#define VC_ARCHIVE_CONVERT_H
+
+#include <pthread.h>
+
+#include "archive/vc_archive.h"
+
+/* The output: one document, or a new file each split games. */
+struct vc_cv_out {
+	struct vc_ctx *ctx;
+	const char *path; /* NULL: standard output */
+	int gzip;
+	enum vc_format fmt;
+	const struct vc_write_opts *wo;
+	long split, in_file;
+	int part;
+	struct vc_sink *sink;
+	struct vc_writer *w;
+	int failed;
+};
+
+/* The rejects file: raw bytes, or text for games that have none (XML). */
+struct vc_cv_rejects {
+	struct vc_ctx *ctx;
+	struct vc_sink *sink;
+	struct vc_writer *w;
+	int failed;
+};
+
+/* What holds a pipe's first bytes and relays them, then the rest. */
+struct vc_cv_relay {
+	int src, dst;
+	unsigned char *pre;
+	size_t npre;
+	pthread_t th;
+	int running;
+};
+
+struct vc_cv_worker;
+
+struct vc_convert {
+	struct vc_ctx *user_ctx; /* the caller's: where everything is reported */
+	struct vc_ctx *ctx;      /* ours, for the readers and writers: vc_cv_forward */
+	struct vc_convert_opts o;
+	struct vc_validate_opts vo;
+	struct vc_validator *val; /* one thread */
+	struct vc_replay *rp;
+	struct vc_game *g;
+	struct vc_cv_out out;
+	struct vc_cv_rejects rj;
+	struct vc_convert_counts c;
+	long number; /* of the next game read: inputs go on counting */
+	/* the input at hand */
+	enum vc_format from;
+	char fdpath[32];   /* the relay's /dev/fd/N ... */
+	const char *shown; /* ... shown as this name, or NULL */
+	struct vc_reader *tr;
+	struct vc_xml_reader *xr;
+	/* several threads: what reading ahead has left */
+	struct vc_buf *holding; /* where our context's diagnostics go, or NULL */
+	struct vc_buf pending;  /* the reader's diagnostics since the last game read */
+	int stop;               /* nothing more of this input: a fatal replay, failed output */
+	int read_fatal;         /* the input failed */
+	long read_number;       /* the number after the last game read */
+	/* workers kept from one input to the next (each has loaded variants) */
+	pthread_mutex_t idle_lock;
+	struct vc_cv_worker *idle;
+};
+
+/* ---- held.c ---- */
+/* The name to show for a file: the relay's /dev/fd/N as the input was
+ * given. */
+const char *vc_cv_shown(const struct vc_convert *cv, const char *file);
+/* The diagnostics callback of cv->ctx (user: cv): held while cv->holding,
+ * else passed on to the caller's context. */
+void vc_cv_forward(const struct vc_diag *d, void *user);
+/* Appends a copy of d to b. */
+void vc_cv_hold(struct vc_buf *b, const struct vc_diag *d);
+/* Passes on the diagnostics held in p[from, to), in order. */
+void vc_cv_release(const struct vc_convert *cv, const char *p, size_t from, size_t to);
+
+/* ---- relay.c ---- */
+/* Reads the first bytes of name (a pipe, or "-": standard input), tells
+ * their format into *fmt and starts relaying them with the rest; fdpath
+ * gets /dev/fd/N to read them from.  Returns N, or -1 (reported to ctx);
+ * either way vc_cv_relay_end must follow. */
+int vc_cv_relay_start(struct vc_cv_relay *r, struct vc_ctx *ctx, const char *name, char *fdpath,
+		      size_t fdn, int *fmt);
+/* Closes readfd (if >= 0), which stops the relay, and waits for it. */
+void vc_cv_relay_end(struct vc_cv_relay *r, int readfd);
+
+/* ---- convert_out.c ---- */
+int vc_cv_out_open(struct vc_cv_out *o);
+int vc_cv_out_close(struct vc_cv_out *o);
+/* Goes on with the next file of a split output when this one is full. */
+int vc_cv_out_turn(struct vc_cv_out *o);
+int vc_cv_out_game(struct vc_cv_out *o, const struct vc_game *g, const struct vc_replay *rp);
+/* The raw bytes of a game to the rejects file, then a blank line. */
+int vc_cv_reject_raw(struct vc_cv_rejects *rj, const char *raw, size_t len);
+/* The writer of the rejects file, for games that have no raw bytes. */
+int vc_cv_reject_writer(struct vc_cv_rejects *rj);
+int vc_cv_reject(struct vc_cv_rejects *rj, const struct vc_game *g, const struct vc_replay *rp);
+/* What becomes of a game taken. */
+enum vc_convert_fate vc_cv_fate(const struct vc_convert *cv, const struct vc_game *g, int valid);
+/* Counts a game taken and tells the caller (opts.game). */
+void vc_cv_tell(struct vc_convert *cv, const struct vc_game *g, int valid,
+		enum vc_convert_fate fate);
+
+/* ---- convert_par.c ---- */
+/* The input at hand (cv->tr or cv->xr) through cv->o.each. */
+void vc_cv_run_parallel(struct vc_convert *cv);
+void vc_cv_workers_free(struct vc_convert *cv);
+
+#endif
