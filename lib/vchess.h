@@ -69,7 +69,8 @@ const char *vc_severity_name(enum vc_severity sev);
 
 struct vc_variant;
 
-/* Loads a built-in variant by name or alias (case-insensitive), or, when
+/* Loads a built-in variant by name or alias (compared on letters and digits
+ * alone, in any case: "King of the Hill" is "king-of-the-hill"), or, when
  * name_or_path names a readable file (it contains '/' or ends in .yaml),
  * that file.  Every problem of a file is reported, positioned. */
 struct vc_variant *vc_variant_load(struct vc_ctx *ctx, const char *name_or_path);

@@ -215,14 +215,29 @@ const char *vc_builtin_title(int i)
 	return title;
 }
 
+/* A name as lookups compare it: letters and digits only, in lower case, so
+ * that "King of the Hill", "king-of-the-hill" and "KingOfTheHill" are one
+ * name.  Returns the key's length (at most n - 1). */
+static size_t name_key(const char *s, char *key, size_t n)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < n; s++)
+		if (isalnum((unsigned char)*s))
+			key[k++] = (char)tolower((unsigned char)*s);
+	key[k] = 0;
+	return k;
+}
+
 int vc_builtin_index(const char *name)
 {
-	char names[VC_MAXALIAS + 1][48];
+	char names[VC_MAXALIAS + 1][48], want[64], key[64];
+	if (!name_key(name, want, sizeof want))
+		return -1;
 	for (size_t i = 0; i < vc_embedded_variant_count; i++) {
 		const struct vc_embedded *e = &vc_embedded_variants[i];
 		int n = scan_names(e->text, e->len, names, VC_MAXALIAS + 1);
 		for (int k = 0; k < n; k++)
-			if (strcasecmp(names[k], name) == 0)
+			if (name_key(names[k], key, sizeof key) && !strcmp(key, want))
 				return (int)i;
 	}
 	return -1;
