@@ -355,13 +355,18 @@ static void gen_castling(struct gen *g)
 				checked = vc_attacked(p, ksq, side ^ 1);
 			if (checked)
 				continue;
+			/* the squares the king crosses, with the king lifted off its
+			 * own: a line through its square reaches them once it has
+			 * left (which matters where a king next to the enemy king
+			 * is in no check, as in atomic).  Its destination is judged
+			 * on the board after castling, as every move's is. */
 			int d = kto > ksq ? 1 : -1;
-			for (int sq = ksq + d; kto != ksq && ok; sq += d) {
+			uint8_t *board = ((struct vc_position *)p)->board, kc = board[ksq];
+			board[ksq] = VC_EMPTY;
+			for (int sq = ksq + d; kto != ksq && sq != kto && ok; sq += d)
 				if (vc_attacked(p, sq, side ^ 1))
 					ok = 0;
-				if (sq == kto)
-					break;
-			}
+			board[ksq] = kc;
 			if (!ok)
 				continue;
 		}

@@ -35,6 +35,10 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
 	}
 	vc_square_name(v, m->from, a);
+	if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner) {
+		vc_square_name(v, m->aux, b); /* the king takes its partner */
+		return snprintf(buf, n, "%s%s", a, b);
+	}
 	/* the promotion letter only where the move chose it: not for a
 	 * promotion that happens by itself, nor for a piece that turns into
 	 * what it captured (a vampire), whose squares say it all */
@@ -1135,6 +1139,17 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 
 /* ---- writing ---- */
 
+const char *vc_mark_after(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	int s, res;
+	if (v->has_end && vc_end_by_rule(p, &s, &res))
+		return res == VC_RES_DRAW ? (vc_in_check(p, p->side) ? "+" : "") : "#";
+	if (!vc_in_check(p, p->side))
+		return "";
+	return vc_has_legal_move(p) || v->end.mate == VC_RES_DRAW ? "+" : "#";
+}
+
 int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, char *buf,
 		size_t n)
 {
@@ -1234,8 +1249,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		}
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
-		if (vc_in_check(p, p->side))
-			PUT("%s", vc_has_legal_move(p) ? "+" : "#");
+		PUT("%s", vc_mark_after(p));
 		vc_pos_unmake(p);
 	}
 #undef PUT

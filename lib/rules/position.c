@@ -599,8 +599,9 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 	if (v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, u);
 	if (v->end.checks && vc_in_check(p, p->side)) {
-		p->hash ^= v->zob_checks[side];
+		p->hash ^= v->zob_checks[side] * p->checks[side];
 		p->checks[side]++;
+		p->hash ^= v->zob_checks[side] * p->checks[side];
 	}
 }
 

@@ -303,6 +303,7 @@ struct vc_variant {
 	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
 	char drop_mark;     /* '@' or '*' */
 	int castle_zero;    /* castling written 0-0 rather than O-O */
+	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	int any_file_alias;     /* some file has an alias letter */
 };
@@ -544,6 +545,11 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 /* Does making m (a pseudo-legal move) need a test of the mover's king?
  * in_check: whether the side to move is in check now. */
 int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);
+/* The mark a move's text ends with, once it is made: "#" when it ends the
+ * game with a winner (checkmate, or a rule of the variant's own: a king
+ * on the hill, the third check, a king blown up), as lichess writes it;
+ * "+" when it gives check; else "". */
+const char *vc_mark_after(struct vc_position *p);
 /* After m was made: is the side to move in check? */
 int vc_check_after(const struct vc_position *p, const vc_move *m);
 
