@@ -62,7 +62,7 @@ static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 static int castle_partner_scan(const struct vc_position *p, int side, int right)
 {
 	const struct vc_variant *v = p->v;
-	int k = p->king[side];
+	int k = vc_castler(p, side);
 	if (k < 0)
 		return -1;
 	if (v->rules & VC_R_SWAP_HALVES) {
@@ -519,15 +519,15 @@ static int read_castling(struct fen_in *in)
 				found = i;
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
-		} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
+		} else if (uc >= 'A' && uc - 'A' < v->files && vc_castler(p, side) >= 0) {
 			/* a file letter: the partner on that file of the king's
 			 * rank, on the side it stands */
-			int kf = p->king[side] % v->files, f = uc - 'A';
+			int k = vc_castler(p, side), kf = k % v->files, f = uc - 'A';
 			for (int i = 0; i < v->ncastle; i++)
 				if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
 				    (f > kf))
 					found = i;
-			psq = vc_sq(v->files, f, p->king[side] / v->files);
+			psq = vc_sq(v->files, f, k / v->files);
 		}
 		if (found < 0)
 			return fen_err(in, at, "unknown castling right '%c'", c);
@@ -547,7 +547,7 @@ static void void_lost_rights(struct vc_position *p)
 			int sq = p->castle[c][i];
 			if (sq < 0)
 				continue;
-			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0 ||
+			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || vc_castler(p, c) < 0 ||
 			    (v->castle_partners &&
 			     !(v->castle_partners >> vc_code_type(p->board[sq]) & 1)))
 				p->castle[c][i] = -1;

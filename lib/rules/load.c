@@ -41,6 +41,10 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 		return NULL;
 	}
 	v->start_pos = p; /* freed by vc_variant_free */
+	/* the piece that castles: the one on castling's king square */
+	v->castle_type = v->king_type;
+	if (v->ncastle && v->castle_king >= 0 && p->board[v->castle_king])
+		v->castle_type = vc_code_type(p->board[v->castle_king]);
 	return v;
 }
 

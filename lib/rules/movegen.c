@@ -300,10 +300,15 @@ static void gen_castling(struct gen *g)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
-	int side = p->side, ksq = p->king[side];
-	if (ksq < 0 || !v->ncastle)
+	int side = p->side;
+	if (!v->ncastle)
 		return;
-	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	int ksq = vc_castler(p, side);
+	if (ksq < 0)
+		return;
+	/* attacks matter only to a royal piece: one that is not (giveaway)
+	 * castles out of, through and into them */
+	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) || ksq != p->king[side];
 	int checked = -1;
 	for (int i = 0; i < v->ncastle; i++) {
 		int psq = p->castle[side][i];

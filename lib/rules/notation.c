@@ -850,8 +850,8 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
  * move is such a legal castling. */
 static int coord_castle(struct vc_position *p, const struct vc_san *san, vc_move *out)
 {
-	if (san->from_sq < 0 || san->from_sq != p->king[p->side] || san->promo >= 0 ||
-	    (san->piece >= 0 && !(p->v->types[san->piece].props & VC_P_ROYAL)))
+	if (san->from_sq < 0 || san->from_sq != vc_castler(p, p->side) || san->promo >= 0 ||
+	    (san->piece >= 0 && san->piece != p->v->castle_type))
 		return 0;
 	int nm = vc_gen_castling(p, rbuf);
 	for (int i = 0; i < nm; i++)

@@ -24,7 +24,7 @@ struct vc_variant *vc_variant_alloc(void)
 	struct vc_variant *v = vc_calloc(1, sizeof *v);
 	if (!v)
 		return NULL;
-	v->pawn_type = v->king_type = -1;
+	v->pawn_type = v->king_type = v->castle_type = -1;
 	v->drop_mark = '@';
 	for (int t = 0; t < VC_MAXT; t++) {
 		v->types[t].auto_to = -1;

@@ -233,6 +233,8 @@ struct vc_variant {
 	int ntypes;
 	int pawn_type;      /* first VC_P_PAWN type, -1 */
 	int king_type;      /* first royal type, -1 */
+	int castle_type;    /* the type that castles: the one on castling's king square in the
+			       setup (the royal one, but where the king is not royal), -1 */
 	char *start_fen;
 	struct vc_position *start_pos; /* the setup read as a position by load.c, or NULL */
 	unsigned rules;
@@ -444,6 +446,20 @@ static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, 
 			return 1;
 	}
 	return 0;
+}
+
+/* The square of side's piece that castles: its royal piece, or where the
+ * piece that castles is not royal (giveaway), the first one of its type on
+ * the board; -1 if none. */
+static inline int vc_castler(const struct vc_position *p, int side)
+{
+	const struct vc_variant *v = p->v;
+	if (v->castle_type == v->king_type)
+		return p->king[side];
+	for (int i = 0; i < p->npl[side]; i++)
+		if (vc_code_type(p->board[p->plist[side][i]]) == v->castle_type)
+			return p->plist[side][i];
+	return -1;
 }
 
 /* position.c */
