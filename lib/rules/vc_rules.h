@@ -233,8 +233,8 @@ struct vc_variant {
 	int ntypes;
 	int pawn_type;      /* first VC_P_PAWN type, -1 */
 	int king_type;      /* first royal type, -1 */
-	int castle_type;    /* the type that castles: the one on castling's king square in the
-			       setup (the royal one, but where the king is not royal), -1 */
+	int castle_type;    /* the type that castles: the royal one, or in a variant without
+			       one, the one on castling's king square in the setup; -1 */
 	char *start_fen;
 	struct vc_position *start_pos; /* the setup read as a position by load.c, or NULL */
 	unsigned rules;
