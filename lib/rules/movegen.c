@@ -693,6 +693,18 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	return k;
 }
 
+int vc_legal_capture(struct vc_position *p, vc_move *out)
+{
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_legal(p, buf);
+	for (int i = 0; i < n; i++)
+		if (buf[i].flags & VC_MF_CAPTURE) {
+			*out = buf[i];
+			return 1;
+		}
+	return 0;
+}
+
 int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
 {
 	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */

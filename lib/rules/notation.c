@@ -1104,8 +1104,8 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
  * coordinates.  Then a piece's move: its candidates, and when one of a
  * simple piece remains, the move made of it without generation (the
  * common case: the caller tests its legality); else generation decides. */
-int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
-		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+static int resolve_move(struct vc_position *p, const struct vc_san *san, const char *text,
+			size_t len, vc_move *out, int *untested, const char **code, char *msg, size_t n)
 {
 	const struct vc_variant *v = p->v;
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
@@ -1135,6 +1135,26 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	}
 	struct why w = { p, san, text, tl, t, NULL, cand, nk, code, msg, n };
 	return resolve_generated(&w, out, untested);
+}
+
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+{
+	if (resolve_move(p, san, text, len, out, untested, code, msg, n) != 0)
+		return -1;
+	/* forced-capture: a move that captures nothing is illegal while a
+	 * capture is possible */
+	if ((p->v->rules & VC_R_FORCED_CAPTURE) && !(out->flags & VC_MF_CAPTURE)) {
+		vc_move c;
+		if (vc_legal_capture(p, &c)) {
+			char cs[64];
+			vc_move_san(p, &c, 0, cs, sizeof cs);
+			return fail(code, "move-illegal", msg, n,
+				    "'%.*s' captures nothing, and a capture is compulsory (%s is one)",
+				    (int)(len > 60 ? 60 : len), text, cs);
+		}
+	}
+	return 0;
 }
 
 /* ---- writing ---- */

@@ -496,6 +496,8 @@ int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
 int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
+/* Is one of the legal moves a capture?  1 and it in *out, or 0. */
+int vc_legal_capture(struct vc_position *p, vc_move *out);
 /* Legal moves into out; returns count. */
 int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
