@@ -1159,17 +1159,6 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 
 /* ---- writing ---- */
 
-const char *vc_mark_after(struct vc_position *p)
-{
-	const struct vc_variant *v = p->v;
-	int s, res;
-	if (v->has_end && vc_end_by_rule(p, &s, &res))
-		return res == VC_RES_DRAW ? (vc_in_check(p, p->side) ? "+" : "") : "#";
-	if (!vc_in_check(p, p->side))
-		return "";
-	return vc_has_legal_move(p) || v->end.mate == VC_RES_DRAW ? "+" : "#";
-}
-
 int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, char *buf,
 		size_t n)
 {

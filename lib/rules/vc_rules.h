@@ -568,6 +568,13 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
  * on the hill, the third check, a king blown up), as lichess writes it;
  * "+" when it gives check; else "". */
 const char *vc_mark_after(struct vc_position *p);
+/* The same, for a side to move whose check state the caller knows
+ * ("check"), and the end found into e (which may be NULL): its rule is
+ * VC_END_NONE while the game goes on, and also for a stalemate that the
+ * variant scores as a draw, which is not looked for (end.c). */
+const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e);
+/* Has the end e a winner? */
+int vc_end_decisive(const struct vc_end *e);
 /* After m was made: is the side to move in check? */
 int vc_check_after(const struct vc_position *p, const vc_move *m);
 
