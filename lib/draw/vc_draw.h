@@ -1,6 +1,8 @@
 /*
  * draw/vc_draw.h - the drawing layer of libvchess (internal): what the
- * text, glyph and SVG drawers share (draw/render.c).
+ * text, glyph and SVG drawers share (draw/render.c), and what svg.c tells
+ * the web page writer (html.c, html_game.c) so that its diagrams are the
+ * ones vc_render_svg draws.
  */
 #ifndef VC_DRAW_H
 #define VC_DRAW_H
@@ -11,5 +13,42 @@
 int vc_utf8_len(const unsigned char *s);
 /* Writes text escaped for XML (SVG); bytes XML cannot hold become '?'. */
 void vc_svg_put_text(struct vc_sink *out, const char *text);
+
+/* ---- the geometry of SVG diagrams (svg.c), in user units ---- */
+#define VC_SVG_SQ 45.0                    /* a square */
+#define VC_SVG_PAD 6.0                    /* around everything */
+#define VC_SVG_RES_LABEL (0.42 * VC_SVG_SQ) /* a reserve area's label line */
+#define VC_SVG_RES_SLOT (0.92 * VC_SVG_SQ)  /* a row of reserve pieces */
+#define VC_SVG_RES_STEP (1.12 * VC_SVG_SQ)  /* from a reserve piece to the next */
+#define VC_SVG_RES_GAP (0.2 * VC_SVG_SQ)    /* between reserve areas */
+
+/* Where vc_render_svg puts the parts of a diagram drawn without a title. */
+struct vc_svg_frame {
+	double w, h;     /* the whole diagram */
+	double bx, by;   /* the board's top-left corner */
+	double res_y[2]; /* the top of each side's reserve block */
+	double info_y;   /* the info line's baseline, 0 none */
+	int per_row;     /* reserve pieces a row */
+	int rows[2][VC_MAXRES];
+};
+
+/* The CSS of the diagrams' embedded <style>, without the element. */
+const char *vc_svg_css(void);
+/* The gradient a royal piece in check is marked with, id "vc-check". */
+void vc_svg_put_gradient(struct vc_sink *out);
+/* The frame of p's diagram, turned with flip, with room for most[s][a]
+ * piece types in reserve area a of side s at least (most may be NULL). */
+void vc_svg_frame_of(const struct vc_position *p, int flip, const int most[2][VC_MAXRES],
+		     struct vc_svg_frame *f);
+/* The squares (with the board's frame) and the coordinates of v's board,
+ * as two groups with these ids, the board's corner at the origin. */
+void vc_svg_put_board(struct vc_sink *out, const struct vc_variant *v, int flip,
+		      const char *squares_id, const char *coords_id);
+/* The squares marked as the last move m's, in p after it (at most 4);
+ * returns how many. */
+int vc_svg_last_squares(const struct vc_position *p, const vc_move *m, int sq[4]);
+/* The squares of the royal pieces of the side to move that stand attacked
+ * (at most cap); returns how many. */
+int vc_svg_check_squares(const struct vc_position *p, int *sq, int cap);
 
 #endif
