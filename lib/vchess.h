@@ -1110,6 +1110,13 @@ int vc_plies_render_opts(const struct vc_plies *pl, long k, const struct vc_rend
  * ply k. */
 vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl, long k,
 			enum vc_render_format fmt, const struct vc_render_opts *o);
+/* Every ply, each in a file of its own in directory dir (made when it is
+ * not there): dir/ply-000.svg (.txt for text) to the last, the number
+ * zero-padded to three digits or as many as the last ply needs, each drawn
+ * as vc_render_ply draws it.  VC_OK, or VC_FAILED (reported: the directory
+ * or a file cannot be made or written). */
+vc_status vc_render_ply_files(struct vc_ctx *ctx, const char *dir, struct vc_plies *pl,
+			      enum vc_render_format fmt, const struct vc_render_opts *o);
 /* A sheet of plies 0, every, 2 every, ... and the last: in SVG, the
  * diagrams on one picture under title (vc_render_svg_sheet; NULL: the
  * players, "White - Black"); as text, one after the other, a blank line

@@ -7,16 +7,14 @@
  * game's plies come from it too (vc_plies): the position after ply K, the
  * move that led to it, its title and the marks of the comments written
  * after it ([%cal]/[%csl]), all from one replay.  This program reads the
- * command line, finds the game, and names the files.  Exit 0 when
+ * command line and finds the game.  Exit 0 when
  * everything asked for was drawn, 1 when the input was at fault (a bad
  * position string, no such game or ply, a game that does not replay), 2
  * on usage or system trouble.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -88,31 +86,6 @@ static struct vc_game *find_game(struct vc_ctx *ctx, const struct args *a, int *
 	return NULL;
 }
 
-/* Every ply into a directory, one file each. */
-static int draw_all(struct vc_ctx *ctx, const struct args *a, struct vc_plies *pl,
-		    const struct vc_render_opts *base)
-{
-	long last = vc_plies_count(pl);
-	if (mkdir(a->all_dir, 0777) != 0 && errno != EEXIST) {
-		cli_error("cannot make directory '%s': %s", a->all_dir, strerror(errno));
-		return CLI_TROUBLE;
-	}
-	int width = 3, rc = CLI_OK;
-	for (long x = last; x >= 1000; x /= 10)
-		width++;
-	for (long k = 0; k <= last && rc == CLI_OK; k++) {
-		char path[4096];
-		if (snprintf(path, sizeof path, "%s/ply-%0*ld.%s", a->all_dir, width, k,
-			     a->format == VC_RENDER_SVG ? "svg" : "txt") >= (int)sizeof path) {
-			cli_error("'%s': the directory's name is too long", a->all_dir);
-			return CLI_TROUBLE;
-		}
-		struct vc_sink *s = cli_out(ctx, path);
-		rc = cli_close(s, vc_render_ply(ctx, s, pl, k, a->format, base));
-	}
-	return rc;
-}
-
 /* Draws what was asked of a game that replayed to ply 0 at least: every
  * ply, a sheet, or one ply (--ply K, or the last). */
 static int draw_game(struct vc_ctx *ctx, const struct args *a, struct vc_game *g,
@@ -125,7 +98,8 @@ static int draw_game(struct vc_ctx *ctx, const struct args *a, struct vc_game *g
 	struct vc_sink *s;
 	int rc;
 	if (a->all_dir) {
-		rc = draw_all(ctx, a, pl, &base);
+		rc = vc_render_ply_files(ctx, a->all_dir, pl, a->format, &base) ? CLI_TROUBLE
+										: CLI_OK;
 	} else if (a->sheet) {
 		s = cli_out(ctx, a->out);
 		rc = cli_close(s, vc_render_plies(ctx, s, pl, a->every, a->format, &base, NULL));
