@@ -457,12 +457,7 @@ static void put_reserves(struct vc_sink *out, const struct view *w, const struct
 			/* a prison holds the other side's pieces */
 			int pc = v->reserve[a].enemy ? !s : s;
 			char cls[sizeof v->reserve[a].name];
-			size_t nc = 0;
-			for (const char *c = v->reserve[a].name; *c && nc + 1 < sizeof cls; c++)
-				cls[nc++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
-						    ? *c
-						    : '-';
-			cls[nc] = 0;
+			vc_svg_class(v->reserve[a].name, cls, sizeof cls);
 			vc_sink_printf(out, "<g class=\"reserve %s reserve-%s\">",
 				       s ? "black" : "white", cls);
 			vc_sink_printf(out,

@@ -14,6 +14,10 @@ int vc_utf8_len(const unsigned char *s);
 /* Writes text escaped for XML (SVG); bytes XML cannot hold become '?'. */
 void vc_svg_put_text(struct vc_sink *out, const char *text);
 
+/* A name as a CSS class: lower-case letters and digits kept, anything else
+ * a hyphen, into out (size n). */
+void vc_svg_class(const char *name, char *out, size_t n);
+
 /* ---- the geometry of SVG diagrams (svg.c), in user units ---- */
 #define VC_SVG_SQ 45.0                    /* a square */
 #define VC_SVG_PAD 6.0                    /* around everything */
