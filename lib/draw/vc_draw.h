@@ -55,4 +55,25 @@ int vc_svg_last_squares(const struct vc_position *p, const vc_move *m, int sq[4]
  * (at most cap); returns how many. */
 int vc_svg_check_squares(const struct vc_position *p, int *sq, int cap);
 
+/* ---- the data of a web page (html_game.c), for the page (html.c) ---- */
+struct vc_hdata;
+struct vc_hdata *vc_hdata_new(void);
+void vc_hdata_free(struct vc_hdata *hd);
+/* Validates g through val (st as vc_validate fills it; it sets and then
+ * clears val's move callback) and appends its data, a JSON object, to out.
+ * Returns the page's index of its variant, -1 when it has none (its
+ * variant is not known, its start does not read, it is no game), or -2
+ * when memory ran out. */
+int vc_hdata_game(struct vc_hdata *hd, struct vc_validator *val, struct vc_game *g,
+		  struct vc_game_stats *st, struct vc_buf *out);
+/* The variants met so far, in the order met: each one's JSON object. */
+int vc_hdata_variant_count(const struct vc_hdata *hd);
+const char *vc_hdata_variant_json(const struct vc_hdata *hd, int i, size_t *len);
+/* The SVG definitions the games met so far need: the boards' frames and
+ * the pieces' symbols. */
+const char *vc_hdata_defs(const struct vc_hdata *hd, size_t *len);
+/* Appends s (n bytes) as a JSON string that may stand inside an HTML
+ * <script> element. */
+void vc_json_str(struct vc_buf *b, const char *s, size_t n);
+
 #endif
