@@ -38,6 +38,9 @@ struct vc_svg_frame {
 
 /* The CSS of the diagrams' embedded <style>, without the element. */
 const char *vc_svg_css(void);
+/* The CSS of the end rule's region squares, which vc_render_svg adds only
+ * for a variant that has one. */
+const char *vc_svg_region_css(void);
 /* The gradient a royal piece in check is marked with, id "vc-check". */
 void vc_svg_put_gradient(struct vc_sink *out);
 /* The frame of p's diagram, turned with flip, with room for most[s][a]
@@ -54,6 +57,15 @@ int vc_svg_last_squares(const struct vc_position *p, const vc_move *m, int sq[4]
 /* The squares of the royal pieces of the side to move that stand attacked
  * (at most cap); returns how many. */
 int vc_svg_check_squares(const struct vc_position *p, int *sq, int cap);
+
+/* What a reader needs of the variant's own end rules beneath a diagram,
+ * one note a line (appended to b, each ending in a line end): the checks
+ * each side has still to give ("checks to give: White 3, Black 2"), the
+ * region a piece wins by reaching ("goal: king on the hill: d4 e4 d5 e5").
+ * Returns the number of notes. */
+int vc_draw_end_notes(const struct vc_position *p, struct vc_buf *b);
+/* Is square sq in the region of the variant's end rule (either side's)? */
+int vc_draw_in_region(const struct vc_variant *v, int sq);
 
 /* ---- the data of a web page (html_game.c), for the page (html.c) ---- */
 struct vc_hdata;
