@@ -63,6 +63,7 @@
 			const root = {
 				parent: -1, cells: Int32Array.from(own ? d.b : v.b), side: own ? d.s : v.s,
 				fm: own ? d.n : v.n, x: own ? d.x : v.x, c: (own ? d.c : v.c) || [],
+				q: (own ? d.q : v.q) || [0, 0],
 				k: d.k || [], hl: [], san: '', last: false, next: -1, ply: 0
 			};
 			g.nodes.push(root);
@@ -79,6 +80,7 @@
 				const n = {
 					parent: k - (o.p || 1), cells: cells, side: o.w !== undefined ? o.w : 1 - p.side,
 					fm: o.n !== undefined ? o.n : p.fm + p.side, x: o.x !== undefined ? o.x : -1,
+					q: o.q || p.q,
 					c: o.c || [], k: o.k || [], hl: o.h || hl, san: m[0], last: true, by: o.by,
 					num: p.fm, black: p.side === 1, variation: !!o.v, next: -1, ply: -1
 				};
@@ -262,10 +264,16 @@
 		const cy = n.side === top ? F.by + 0.27 * SQ : F.by + v.ranks * SQ - 0.27 * SQ;
 		s += '<circle class="to-move ' + (n.side ? 'black' : 'white') + '" cx="' + g5(cx) + '" cy="' + g5(cy) +
 			'" r="' + g5(0.15 * SQ) + '"><title>' + (n.side ? 'Black' : 'White') + ' to move</title></circle>\n';
-		if (F.iy && n.x >= 0) // svg.c put_info
-			s += '<text class="info" x="' + g5(F.bx) + '" y="' + g5(F.iy) + '">' + n.x + ' ' +
-				(n.x === 1 ? 'ply' : 'plies') + ' to the next swap' +
-				(n.last && n.x === v.swap ? '; the halves have just swapped' : '') + '</text>\n';
+		if (F.iy) { // svg.c put_info
+			let info = '';
+			if (n.x >= 0)
+				info = n.x + ' ' + (n.x === 1 ? 'ply' : 'plies') + ' to the next swap' +
+					(n.last && n.x === v.swap ? '; the halves have just swapped' : '');
+			if (v.checks)
+				info += (n.x >= 0 ? '; ' : '') + 'checks to give: White ' + (v.checks - n.q[0]) +
+					', Black ' + (v.checks - n.q[1]);
+			s += '<text class="info" x="' + g5(F.bx) + '" y="' + g5(F.iy) + '">' + info + '</text>\n';
+		}
 		return s + '</g>\n</svg>';
 	}
 

@@ -70,6 +70,8 @@ static void put_head(struct vc_html *h)
 	vc_svg_put_text(out, h->o.title ? h->o.title : "Games");
 	vc_sink_puts(out, "</title>\n<style>\n");
 	vc_sink_puts(out, vc_svg_css());
+	vc_sink_puts(out, vc_svg_region_css());
+	vc_sink_puts(out, "\n");
 	vc_sink_write(out, css, n);
 	vc_sink_puts(out, "</style>\n</head>\n<body>\n"
 			  "<noscript><p>This page shows its games with JavaScript, which is "

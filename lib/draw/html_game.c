@@ -55,6 +55,7 @@ struct hvar {
 	int32_t *start; /* the cells of the variant's start */
 	int side, ptt;
 	long fullmove;
+	uint8_t checks[2];
 	char frame[2][256]; /* its start's layout, as JSON */
 	uint64_t made[NSHAPES][3]; /* symbols written: a bit a type */
 	struct vc_buf json;
@@ -309,12 +310,14 @@ static void put_variant_json(struct hvar *hv, const struct vc_variant *v,
 		json_cstr(b, cls);
 		vc_buf_printf(b, ",%d]", v->reserve[a].enemy ? 1 : 0);
 	}
-	vc_buf_printf(b, "],\"swap\":%d,\"b\":", v->swap_period);
+	vc_buf_printf(b, "],\"swap\":%d,\"checks\":%d,\"b\":", v->swap_period, v->end.checks);
 	put_cells_json(b, hv->start, hv->ncells);
 	int chk[VC_MAXSQ];
 	int nchk = vc_svg_check_squares(p, chk, VC_MAXSQ);
 	vc_buf_printf(b, ",\"s\":%d,\"n\":%ld,\"x\":%d,\"c\":", hv->side, hv->fullmove, hv->ptt);
 	put_squares_json(b, chk, nchk);
+	if (v->end.checks)
+		vc_buf_printf(b, ",\"q\":[%d,%d]", p->checks[0], p->checks[1]);
 	vc_buf_printf(b, ",\"L\":[%s,%s]}", hv->frame[0], hv->frame[1]);
 }
 
@@ -353,6 +356,7 @@ static struct hvar *variant_entry(struct vc_hdata *hd, const struct vc_variant *
 	cells_of(p, hv->start);
 	hv->side = p->side;
 	hv->fullmove = p->fullmove;
+	memcpy(hv->checks, p->checks, sizeof hv->checks);
 	hv->ptt = vc_position_plies_to_transform(p);
 	for (int flip = 0; flip < 2; flip++) {
 		struct vc_svg_frame f;
@@ -458,10 +462,10 @@ static int set_start(struct vc_hdata *hd, const struct vc_position *p)
 	return 0;
 }
 
-/* "c":[..],"w":1,"n":12,"x":3,"h":[..]: what a diagram after the move shows
+/* "c":[..],"w":1,"n":12,"q":[1,0],"x":3,"h":[..]: what a diagram after the move shows
  * besides the cells, when the page could not tell it; side and fullmove
  * are the position's before the move. */
-static void put_after(struct vc_hdata *hd, int side, long fullmove,
+static void put_after(struct vc_hdata *hd, int side, long fullmove, const uint8_t checks[2],
 		      const struct vc_position *after, const vc_move *m)
 {
 	struct vc_buf *b = &hd->text;
@@ -480,6 +484,10 @@ static void put_after(struct vc_hdata *hd, int side, long fullmove,
 	}
 	if (after->fullmove != fullmove + side) {
 		vc_buf_printf(b, "%s\"n\":%ld", sep, (long)after->fullmove);
+		sep = ",";
+	}
+	if (v->end.checks && memcmp(after->checks, checks, sizeof after->checks)) {
+		vc_buf_printf(b, "%s\"q\":[%d,%d]", sep, after->checks[0], after->checks[1]);
 		sep = ",";
 	}
 	if (vc_position_plies_to_transform(after) >= 0) {
@@ -520,6 +528,7 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	struct node *n = item < hd->capitem ? add_node(hd) : NULL;
 	int nc = ncells_of(p->v), side = p->side;
 	long fullmove = p->fullmove;
+	uint8_t checks[2] = { p->checks[0], p->checks[1] };
 	cells_of(p, hd->cb);
 	if (!n || vc_pos_make(p, m) != 0) {
 		hd->oom = 1;
@@ -542,7 +551,7 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	vc_buf_addc(b, ']');
 	n->len = b->len - n->off;
 	n->xoff = b->len;
-	put_after(hd, side, fullmove, p, m);
+	put_after(hd, side, fullmove, checks, p, m);
 	n->xlen = b->len - n->xoff;
 	vc_pos_unmake(p);
 }
@@ -836,13 +845,16 @@ static void put_start(struct vc_hdata *hd, struct hvar *hv, struct vc_buf *out)
 	cells_of(p, hd->cb);
 	int ptt = vc_position_plies_to_transform(p);
 	if (memcmp(hd->cb, hv->start, (size_t)nc * sizeof *hd->cb) || p->side != hv->side ||
-	    p->fullmove != hv->fullmove || ptt != hv->ptt) {
+	    p->fullmove != hv->fullmove || ptt != hv->ptt ||
+	    (p->v->end.checks && memcmp(p->checks, hv->checks, sizeof hv->checks))) {
 		int chk[VC_MAXSQ];
 		vc_buf_adds(out, ",\"b\":");
 		put_cells_json(out, hd->cb, nc);
 		vc_buf_printf(out, ",\"s\":%d,\"n\":%ld,\"x\":%d,\"c\":", p->side, (long)p->fullmove,
 			      ptt);
 		put_squares_json(out, chk, vc_svg_check_squares(p, chk, VC_MAXSQ));
+		if (p->v->end.checks)
+			vc_buf_printf(out, ",\"q\":[%d,%d]", p->checks[0], p->checks[1]);
 	}
 	if (hd->nnode && hd->node[0].nmarks) {
 		vc_buf_adds(out, ",\"k\":");
