@@ -242,7 +242,7 @@ function primitives(svgText) {
 	const rel = (a) => a.map((x, i) => r1(x - (i % 2 ? by : bx)));
 	const add = (kind, text, numbers) => items.push({ kind, text, n: numbers });
 	const frameParts = (el, dx, dy) => { // squares and coordinates
-		for (const s of el.querySelectorAll('rect.square, rect.frame'))
+		for (const s of el.querySelectorAll('rect.square, rect.region, rect.frame'))
 			add(s.getAttribute('class'), '', [+s.getAttribute('x') + dx, +s.getAttribute('y') + dy,
 				+s.getAttribute('width'), +s.getAttribute('height')].map(r1));
 		for (const t of el.querySelectorAll('.coord text'))
@@ -377,24 +377,67 @@ async function press(cdp, key) {
 	await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: key, windowsVirtualKeyCode: code });
 }
 
+// The whole of testGame in one visit to the page, with key events dispatched
+// in it (the same handler as a key pressed, without the input pipeline) and
+// moves clicked by the DOM: runs in the page.
+async function quickGame(number, last) {
+	const T = window.vcTest, out = { keys: [] };
+	const index = T.index || (T.index = JSON.parse(document.getElementById('vc-index').textContent));
+	out.v = index.variants[JSON.parse(document.getElementById('vc-g' + number).textContent).v];
+	const h = '#g' + number + 'p0';
+	if (location.hash !== h) {
+		const changed = new Promise((ok) => window.addEventListener('hashchange', ok, { once: true }));
+		location.hash = h;
+		await changed;
+	}
+	out.start = T.readBoard();
+	const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+	out.seen = [];
+	for (let k = 0; k < last; k++) {
+		key('ArrowRight');
+		out.seen.push(T.readBoard());
+	}
+	key('ArrowRight'); // past the end: nothing changes
+	const after = T.readBoard();
+	if (after.hash !== (last ? out.seen[last - 1] : out.start).hash)
+		out.seen.push(after);
+	for (const k of ['Home', 'End', 'ArrowLeft']) {
+		key(k);
+		out.keys.push(T.readBoard());
+	}
+	document.querySelector('.vc-flip').click();
+	out.flipped = T.readBoard();
+	document.querySelector('.vc-flip').click();
+	const moves = Array.from(document.querySelectorAll('.vc-moves [data-n]'));
+	out.count = moves.length;
+	out.clicked = moves.filter((e, i) => i % 8 === 0 || e.closest('.vc-var')).map((e) => {
+		e.click();
+		return [+e.dataset.n, T.readBoard()];
+	});
+	return out;
+}
+
 // Steps through a game's main line with the arrow key, then End, Home, a
 // flipped board, back, and clicks every move of its movetext.  The keys are
 // pressed through the browser's input, but for the steps forward after the
-// fourth, unless real: those are key events dispatched in the page (the same
-// handler without the input pipeline, which waits for a frame each time and
-// makes a key press cost tens of milliseconds).
-async function testGame(page, cdp, name, row, pos, real, problems) {
+// fourth unless mode is 'real': those are key events dispatched in the page
+// (the same handler without the input pipeline, which waits for a frame each
+// time and makes a key press cost tens of milliseconds); with mode 'quick',
+// everything is done in the page at once (quickGame).
+async function testGame(page, cdp, name, row, pos, mode, problems) {
 	const number = row[0];
-	const v = await page.evaluate((n) => {
-		const index = JSON.parse(document.getElementById('vc-index').textContent);
-		return index.variants[JSON.parse(document.getElementById('vc-g' + n).textContent).v];
-	}, number);
 	const where = (s) => name + ' game ' + number + ' ' + s;
 	const main = pos.main;
 	if (!main.length) {
 		problems.push(where('has a board, but vchess gives no position'));
 		return 0;
 	}
+	const last = main.length - 1;
+	const q = mode === 'quick' ? await page.evaluate(quickGame, number, last) : null;
+	const v = q ? q.v : await page.evaluate((n) => {
+		const index = JSON.parse(document.getElementById('vc-index').textContent);
+		return index.variants[JSON.parse(document.getElementById('vc-g' + n).textContent).v];
+	}, number);
 	const check = (shown, want, label, hash) => {
 		if (want === undefined)
 			return problems.push(where(label + ': vchess gives no position to compare with'));
@@ -407,11 +450,12 @@ async function testGame(page, cdp, name, row, pos, real, problems) {
 	};
 	const now = () => page.evaluate(() => window.vcTest.readBoard());
 	const frag = (k) => '#g' + number + 'p' + k;
+	if (q)
+		return checkQuick(q, main, pos, number, frag, check, where, problems);
 	await go(page, frag(0));
 	check(await now(), main[0], 'start', frag(0));
-	const last = main.length - 1;
 	// the first plies (all with real) pressed, the others dispatched
-	const pressed = real ? last : Math.min(last, 4);
+	const pressed = mode === 'real' ? last : Math.min(last, 4);
 	await page.evaluate(() => { window.vcTest.seen.length = 0; window.vcTest.record = true; });
 	for (let k = 1; k <= pressed; k++)
 		await press(cdp, 'ArrowRight');
@@ -453,6 +497,26 @@ async function testGame(page, cdp, name, row, pos, real, problems) {
 	return variations;
 }
 
+// What quickGame saw, checked as testGame checks what it sees.
+function checkQuick(q, main, pos, number, frag, check, where, problems) {
+	const last = main.length - 1;
+	check(q.start, main[0], 'start', frag(0));
+	if (q.seen.length !== last)
+		problems.push(where(last + ' steps forward show ' + q.seen.length + ' boards'));
+	q.seen.forEach((shown, i) => check(shown, main[i + 1], 'ply ' + (i + 1), frag(i + 1)));
+	[0, last, Math.max(last - 1, 0)].forEach((k, i) => check(q.keys[i], main[k], ['Home', 'End', 'ArrowLeft'][i], frag(k)));
+	check(q.flipped, main[Math.max(last - 1, 0)], 'flipped', null);
+	if (q.count !== pos.moves.length)
+		problems.push(where(q.count + ' moves to click, vchess replays ' + pos.moves.length));
+	let variations = 0;
+	for (const [k, shown] of q.clicked) {
+		const onMain = /p\d+$/.test(shown.hash);
+		variations += !onMain;
+		check(shown, pos.moves[k - 1], 'move ' + k, onMain ? null : '#g' + number + 'v' + k);
+	}
+	return variations;
+}
+
 // The main line's diagrams against vchess-render -T svg's, every element.
 async function testSvg(page, name, file, row, problems) {
 	const number = row[0];
@@ -461,9 +525,12 @@ async function testSvg(page, name, file, row, problems) {
 	const texts = fs.readdirSync(dir).filter((f) => f.endsWith('.svg')).sort()
 		.map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
 	fs.rmSync(dir, { recursive: true, force: true });
-	const diffs = await page.evaluate(async (number, texts) => {
+	// every ply at first, then every fourth and the last (all with --full)
+	const plies = texts.map((t, k) => k).filter((k) => full || k < 16 || k % 4 === 0 || k === texts.length - 1);
+	const diffs = await page.evaluate(async (number, texts, plies) => {
 		const out = [];
-		for (const [k, text] of texts.entries()) {
+		for (const k of plies) {
+			const text = texts[k];
 			const h = '#g' + number + 'p' + k;
 			if (location.hash !== h) {
 				const changed = new Promise((ok) => window.addEventListener('hashchange', ok, { once: true }));
@@ -474,10 +541,10 @@ async function testSvg(page, name, file, row, problems) {
 			out.push(...d.slice(0, 4).map((x) => 'ply ' + k + ': ' + x));
 		}
 		return out;
-	}, number, texts);
+	}, number, texts, plies);
 	for (const d of diffs)
 		problems.push(name + ' game ' + number + ' ' + d);
-	return texts.length;
+	return plies.length;
 }
 
 const T0 = Date.now();
@@ -516,7 +583,8 @@ async function testArchive(file) {
 		const first = !met.has(row[6]);
 		met.add(row[6]);
 		plies += pos[i].main.length - 1;
-		variations += await testGame(page, cdp, name, row, pos[i], full || i === 0, problems);
+		const mode = full || i === 0 ? 'real' : first ? 'some' : 'quick';
+		variations += await testGame(page, cdp, name, row, pos[i], mode, problems);
 		trace('game ' + row[0]);
 		if (full || first)
 			svgPlies += await testSvg(page, name, file, row, problems);
@@ -584,12 +652,13 @@ async function measure(file) {
 	// a long game, stepped through with the arrow key
 	const rows = await page.evaluate(() => JSON.parse(document.getElementById('vc-index').textContent).games);
 	const long = rows.reduce((a, r) => (r[9] === 1 && r[7] > a[7] ? r : a), rows[0]);
+	const stepped = Math.min(long[7], 80);
 	const openT0 = Date.now();
 	await go(page, '#g' + long[0] + 'p0');
 	const openMs = Date.now() - openT0;
 	await page.evaluate(() => { window.vchessViewer.steps.length = 0; });
 	const wall = [];
-	for (let k = 0; k < long[7]; k++) {
+	for (let k = 0; k < stepped; k++) {
 		const s = Date.now();
 		await page.keyboard.press('ArrowRight');
 		await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
@@ -601,7 +670,7 @@ async function measure(file) {
 	const line = rows.length + ' games, ' + (size / 1e6).toFixed(2) + ' MB (written in ' + writeMs +
 		' ms); first paint ' + t.fp.toFixed(0) + ' ms, first contentful paint ' + t.fcp.toFixed(0) +
 		' ms (board drawn ' + t.ready.toFixed(0) + ' ms, index ' + t.index.toFixed(0) + ' ms); game ' + long[0] +
-		' (' + long[7] + ' plies) opened in ' + openMs + ' ms; a step ' + avg(inPage).toFixed(2) +
+		' (' + long[7] + ' plies) opened in ' + openMs + ' ms; ' + stepped + ' steps: a step ' + avg(inPage).toFixed(2) +
 		' ms in the page (at most ' + max(inPage).toFixed(2) + '), ' + avg(wall).toFixed(1) + ' ms key to frame';
 	const problems = [...errors];
 	if (!(t.fcp > 0 && t.fcp < 1000))
