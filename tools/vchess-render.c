@@ -338,6 +338,8 @@ static void check_args(struct args *a)
 {
 	refuse(a->html && (!a->file || a->fen || a->piece || a->ply >= 0 || a->all_dir || a->sheet),
 	       "-T html writes the page of a FILE, or of its --game N");
+	refuse(a->html && (a->marks || a->ro.size > 0),
+	       "-T html takes neither --marks nor --size: the page sizes its boards to the window");
 	refuse(a->ro.size > 100000, "--size is at most 100000 pixels");
 	/* which drawing: exactly one of game, piece, position */
 	int game = a->game > 0 || a->html, piece = a->piece != NULL;
