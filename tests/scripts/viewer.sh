@@ -4,12 +4,15 @@
 # games of every built-in variant (t_genval --write san) and the archives of
 # corpora/, stepping through every ply and clicking every move of every
 # variation, and compares what the page shows with vchess's own positions; the
-# first games' diagrams against vchess-render -T svg; no console error.  With
-# the real archives it measures a page of the first 1,000 games of the lichess
-# archive (size, first paint, a step).  FULL=1 plays longer and more random
-# games, and compares every game's diagrams.  Skips when chromium, node or the
-# npm packages are missing.
+# first games' diagrams against vchess-render -T svg; no console error.
+# Three scripts, so that each has the runner's time: viewer.sh the random
+# games, viewer-corpora.sh (VIEWER_PART=corpora) the archives of corpora/,
+# viewer-measure.sh (VIEWER_PART=measure), with the real archives, a page of
+# the first 1,000 games of the lichess archive (size, first paint, a step).
+# FULL=1 plays longer and more random games, and compares every game's
+# diagrams.  Skips when chromium, node or the npm packages are missing.
 set -u
+part=${VIEWER_PART:-random}
 B=${VCHESS_BUILD:-build}
 node_dir=tests/node
 chromium=${CHROMIUM:-/usr/bin/chromium}
@@ -33,12 +36,34 @@ tmp=${TMPDIR:-/tmp}/viewer.$$
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
-# Two archives, each one page: random games of every built-in variant, and the
-# archives of corpora/ end to end (broken games and text that is no game included).
+if [ "$part" = measure ]; then
+	lichess=$CORPORA/standard/lichess-magnus-2018-2022.pgn.gz
+	if [ ! -f "$lichess" ]; then
+		echo "skip viewer-measure: no $lichess (make corpora)"
+		exit 0
+	fi
+	zcat "$lichess" | awk '/^\[Event /{n++} n > 1000 {exit} {print}' >"$tmp/lichess-1000.pgn"
+	CHROMIUM=$chromium TMPDIR=$tmp node "$node_dir/viewer-test.mjs" --lichess "$tmp/lichess-1000.pgn"
+	exit 0
+fi
+# One page: the archives of corpora/ end to end (broken games and text that is
+# no game included); render-game.pgn first: its chess game, with [%cal] and
+# [%csl] marks, is the first one whose diagrams are compared with -T svg's.
+args=()
+[ "${FULL:-0}" = 1 ] && args=(--full)
+if [ "$part" = corpora ]; then
+	for f in tests/data/render-game.pgn corpora/*/*.pgn; do
+		cat "$f"
+		echo
+	done >"$tmp/corpora.pgn"
+	CHROMIUM=$chromium TMPDIR=$tmp node "$node_dir/viewer-test.mjs" "${args[@]}" "$tmp/corpora.pgn"
+	exit 0
+fi
+# One page: random games of every built-in variant.
 if [ "${FULL:-0}" = 1 ]; then
-	games=6 plies=300 args=(--full)
+	games=6 plies=300
 else
-	games=2 plies=40 args=()
+	games=1 plies=50
 fi
 seed=1
 for v in $(vchess-variant list | awk '{print $1}'); do
@@ -47,16 +72,4 @@ for v in $(vchess-variant list | awk '{print $1}'); do
 		--write san 2>/dev/null || echo "$v" >>"$tmp/genval-failed"
 done >"$tmp/random.pgn"
 [ -f "$tmp/genval-failed" ] && echo "not ok viewer: t_genval failed for $(cat "$tmp/genval-failed")"
-for f in corpora/*/*.pgn; do
-	cat "$f"
-	echo
-done >"$tmp/corpora.pgn"
-lichess=$CORPORA/standard/lichess-magnus-2018-2022.pgn.gz
-if [ -f "$lichess" ]; then
-	zcat "$lichess" | awk '/^\[Event /{n++} n > 1000 {exit} {print}' >"$tmp/lichess-1000.pgn"
-	args+=(--lichess "$tmp/lichess-1000.pgn")
-else
-	echo "skip viewer-measure: no $lichess (make corpora)"
-fi
-CHROMIUM=$chromium TMPDIR=$tmp node "$node_dir/viewer-test.mjs" "${args[@]}" "$tmp/random.pgn" \
-	"$tmp/corpora.pgn"
+CHROMIUM=$chromium TMPDIR=$tmp node "$node_dir/viewer-test.mjs" "${args[@]}" "$tmp/random.pgn"
