@@ -64,9 +64,10 @@ static void put_head(struct vc_html *h)
 	struct vc_sink *out = h->out;
 	size_t n;
 	const char *css = asset("viewer.css", &n);
-	vc_sink_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			  "<meta name=\"generator\" content=\"vchess " VC_VERSION "\">\n<title>");
+	vc_sink_puts(out,
+		     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		     "<meta name=\"generator\" content=\"vchess " VC_VERSION "\">\n<title>");
 	vc_svg_put_text(out, h->o.title ? h->o.title : "Games");
 	vc_sink_puts(out, "</title>\n<style>\n");
 	vc_sink_puts(out, vc_svg_css());
@@ -121,8 +122,9 @@ static void put_row(struct vc_html *h, const struct vc_game *g, const struct vc_
 		vc_buf_addc(b, ',');
 		vc_json_str(b, v ? v : "", v ? strlen(v) : 0);
 	}
-	const char *var = vc_game_is_garbage(g) ? "" : st->variant ? st->variant
-						   : vc_game_tag(g, "Variant");
+	const char *var = vc_game_is_garbage(g) ? ""
+			  : st->variant         ? st->variant
+						: vc_game_tag(g, "Variant");
 	vc_buf_addc(b, ',');
 	vc_json_str(b, var ? var : "", var ? strlen(var) : 0);
 	vc_buf_printf(b, ",%ld,", st->plies);

@@ -56,7 +56,7 @@ struct hvar {
 	int side, ptt;
 	long fullmove;
 	uint8_t checks[2];
-	char frame[2][256]; /* its start's layout, as JSON */
+	char frame[2][256];        /* its start's layout, as JSON */
 	uint64_t made[NSHAPES][3]; /* symbols written: a bit a type */
 	struct vc_buf json;
 };
@@ -211,8 +211,7 @@ static void cells_of(const struct vc_position *p, int32_t *out)
 }
 
 /* Notes the drawings cell k of p needs, and the reserve areas' fill. */
-static void note_cell(struct vc_hdata *hd, const struct vc_position *p, const int32_t *cells,
-		      int k)
+static void note_cell(struct vc_hdata *hd, const struct vc_position *p, const int32_t *cells, int k)
 {
 	const struct vc_variant *v = p->v;
 	if (k >= v->nsq) {
@@ -231,11 +230,12 @@ static void note_cell(struct vc_hdata *hd, const struct vc_position *p, const in
 	int32_t c = cells[k];
 	if (!c || (c >> 8 & CELL_SKIP))
 		return;
-	int dir = c >> 8 >> CELL_DIR, type = vc_code_type((uint8_t)c), color = vc_code_color((uint8_t)c);
-	enum shape sh = !dir			? SHAPE_ONE
-			: vc_link_dy(dir) == 0	? SHAPE_RANK
-			: vc_link_dx(dir) == 0	? SHAPE_FILE
-						: SHAPE_DIAG;
+	int dir = c >> 8 >> CELL_DIR, type = vc_code_type((uint8_t)c),
+	    color = vc_code_color((uint8_t)c);
+	enum shape sh = !dir                   ? SHAPE_ONE
+			: vc_link_dy(dir) == 0 ? SHAPE_RANK
+			: vc_link_dx(dir) == 0 ? SHAPE_FILE
+					       : SHAPE_DIAG;
 	hd->used[sh][color] |= 1ull << type;
 }
 
@@ -410,16 +410,17 @@ static void make_symbols(struct vc_hdata *hd, int vi)
 				if (!(hd->used[sh][c] & bit) || (hv->made[sh][c] & bit))
 					continue;
 				hv->made[sh][c] |= bit;
-				double w = sh == SHAPE_RANK ? 2 * VC_SVG_SQ
+				double w = sh == SHAPE_RANK   ? 2 * VC_SVG_SQ
 					   : sh == SHAPE_DIAG ? len
 							      : VC_SVG_SQ;
-				double h = sh == SHAPE_FILE ? 2 * VC_SVG_SQ
+				double h = sh == SHAPE_FILE   ? 2 * VC_SVG_SQ
 					   : sh == SHAPE_DIAG ? th
 							      : VC_SVG_SQ;
-				vc_sink_printf(s,
-					       "<symbol id=\"vc-%c%d-%d-%d\" viewBox=\"0 0 %.5g %.5g\" "
-					       "overflow=\"visible\">",
-					       shape_letter[sh], vi, t, c, w, h);
+				vc_sink_printf(
+					s,
+					"<symbol id=\"vc-%c%d-%d-%d\" viewBox=\"0 0 %.5g %.5g\" "
+					"overflow=\"visible\">",
+					shape_letter[sh], vi, t, c, w, h);
 				vc_render_glyph(s, v, t, c, 0, 0, w, h);
 				vc_sink_puts(s, "</symbol>\n");
 			}
@@ -686,7 +687,7 @@ static void add_marks(struct vc_hdata *hd, long k, const struct vc_item *it)
 	for (;;) {
 		size_t room = hd->capmarks - hd->nmarks;
 		int got = room ? vc_render_parse_marks(v, it->text, it->len, hd->marks + hd->nmarks,
-						      (int)room)
+						       (int)room)
 			       : 0;
 		if ((size_t)got < room) {
 			if (got && !n->nmarks)
@@ -850,8 +851,8 @@ static void put_start(struct vc_hdata *hd, struct hvar *hv, struct vc_buf *out)
 		int chk[VC_MAXSQ];
 		vc_buf_adds(out, ",\"b\":");
 		put_cells_json(out, hd->cb, nc);
-		vc_buf_printf(out, ",\"s\":%d,\"n\":%ld,\"x\":%d,\"c\":", p->side, (long)p->fullmove,
-			      ptt);
+		vc_buf_printf(out, ",\"s\":%d,\"n\":%ld,\"x\":%d,\"c\":", p->side,
+			      (long)p->fullmove, ptt);
 		put_squares_json(out, chk, vc_svg_check_squares(p, chk, VC_MAXSQ));
 		if (p->v->end.checks)
 			vc_buf_printf(out, ",\"q\":[%d,%d]", p->checks[0], p->checks[1]);
@@ -887,7 +888,8 @@ static void put_tags_and_problems(const struct vc_game *g, struct vc_buf *out)
 		if (d->severity < VC_SEV_WARNING)
 			continue;
 		char head[64];
-		snprintf(head, sizeof head, "%s: line %ld: ", vc_severity_name(d->severity), d->line);
+		snprintf(head, sizeof head, "%s: line %ld: ", vc_severity_name(d->severity),
+			 d->line);
 		struct vc_buf s;
 		vc_buf_init(&s);
 		vc_buf_adds(&s, head);

@@ -19,8 +19,8 @@ void vc_svg_put_text(struct vc_sink *out, const char *text);
 void vc_svg_class(const char *name, char *out, size_t n);
 
 /* ---- the geometry of SVG diagrams (svg.c), in user units ---- */
-#define VC_SVG_SQ 45.0                    /* a square */
-#define VC_SVG_PAD 6.0                    /* around everything */
+#define VC_SVG_SQ 45.0                      /* a square */
+#define VC_SVG_PAD 6.0                      /* around everything */
 #define VC_SVG_RES_LABEL (0.42 * VC_SVG_SQ) /* a reserve area's label line */
 #define VC_SVG_RES_SLOT (0.92 * VC_SVG_SQ)  /* a row of reserve pieces */
 #define VC_SVG_RES_STEP (1.12 * VC_SVG_SQ)  /* from a reserve piece to the next */
