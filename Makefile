@@ -13,6 +13,7 @@
 # Sources are found by name, so adding a file needs no edit here:
 #   lib/LAYER/*.c            -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so
 #   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/rules/vc_embed.h), in the library
+#   formats/html/*.js, *.css -> $(BUILD)/gen/vc_embedded_html.c, the web page's script and style
 #   tools/vchess-NAME.c      -> $(BUILD)/bin/vchess-NAME, linked with every other tools/*.c
 #   tests/unit/t_NAME.c      -> $(BUILD)/tests/t_NAME, linked with every other tests/unit/*.c
 #
@@ -84,8 +85,10 @@ endif
 # ---- what exists ----------------------------------------------------------------------------
 # sort: the order of $(wildcard) is not promised, and the embedded table must be stable.
 LIB_SRC = $(sort $(wildcard lib/*/*.c))
-LIB_OBJ = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/vc_embedded.o
+LIB_OBJ = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/vc_embedded.o \
+	  $(BUILD)/gen/vc_embedded_html.o
 VARIANTS = $(sort $(wildcard formats/variants/*.yaml))
+HTML_ASSETS = $(sort $(wildcard formats/html/*.js formats/html/*.css))
 
 TOOL_MAIN = $(sort $(wildcard tools/vchess-*.c))
 TOOL_HELPER = $(filter-out $(TOOL_MAIN),$(sort $(wildcard tools/*.c)))
@@ -130,6 +133,11 @@ $(BUILD)/gen/variants.list: FORCE
 	@s='$(VARIANTS)'; \
 	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
 
+$(BUILD)/gen/html.list: FORCE
+	@mkdir -p $(@D)
+	@s='$(HTML_ASSETS)'; \
+	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
+
 # ---- the library ----------------------------------------------------------------------------
 # One compile per file, with -fPIC, serves both the static and the shared library.
 $(BUILD)/lib/%.o: lib/%.c $(BUILD)/flags
@@ -142,7 +150,11 @@ $(EMBED): build-aux/embed.c
 $(BUILD)/gen/vc_embedded.c: $(EMBED) $(VARIANTS) $(BUILD)/gen/variants.list
 	$(call say,EMBED,$(words $(VARIANTS)) variant files)$(EMBED) $@ $(VARIANTS)
 
-$(BUILD)/gen/vc_embedded.o: $(BUILD)/gen/vc_embedded.c $(BUILD)/flags
+$(BUILD)/gen/vc_embedded_html.c: $(EMBED) $(HTML_ASSETS) $(BUILD)/gen/html.list
+	$(call say,EMBED,$(words $(HTML_ASSETS)) page files)$(EMBED) \
+	  --table vc_embedded_html vc_embedded_html_count $@ $(HTML_ASSETS)
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/flags
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 # rm first: ar would keep members of deleted sources.

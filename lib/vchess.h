@@ -1110,6 +1110,13 @@ int vc_plies_render_opts(const struct vc_plies *pl, long k, const struct vc_rend
  * ply k. */
 vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl, long k,
 			enum vc_render_format fmt, const struct vc_render_opts *o);
+/* Every ply, each in a file of its own in directory dir (made when it is
+ * not there): dir/ply-000.svg (.txt for text) to the last, the number
+ * zero-padded to three digits or as many as the last ply needs, each drawn
+ * as vc_render_ply draws it.  VC_OK, or VC_FAILED (reported: the directory
+ * or a file cannot be made or written). */
+vc_status vc_render_ply_files(struct vc_ctx *ctx, const char *dir, struct vc_plies *pl,
+			      enum vc_render_format fmt, const struct vc_render_opts *o);
 /* A sheet of plies 0, every, 2 every, ... and the last: in SVG, the
  * diagrams on one picture under title (vc_render_svg_sheet; NULL: the
  * players, "White - Black"); as text, one after the other, a blank line
@@ -1119,6 +1126,60 @@ vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies
 vc_status vc_render_plies(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl,
 			  long every, enum vc_render_format fmt, const struct vc_render_opts *o,
 			  const char *title);
+
+/* ---- web pages ------------------------------------------------------------------ */
+/* (the drawing layer: lib/draw/html.c, html_game.c)
+ *
+ * An archive as one self-contained HTML page (vchess-render(1) -T html): an
+ * index of its games (number, players, event, date, result, variant,
+ * plies, first error) that sorts and filters, and a viewer that shows a
+ * game's board, tags, problems and movetext -- comments, NAGs, variations,
+ * who played each move and what was said in a multi-player record -- and
+ * steps through it with the arrow keys, Home and End, or by clicking a
+ * move, variations included.  The fragment of the page's address names
+ * what is shown: #gN is game N, #gNpK its main line after ply K, #gNvI the
+ * position after its I-th move in movetext order (a move of a variation).
+ *
+ * The diagrams are vc_render_svg's: the same squares, pieces, last move,
+ * check, arrows and circles, reserves, two-square pieces, seam and swap
+ * count, classes and palette; the page draws them in the browser from the
+ * data written here, so its script needs no rules.  Each game is replayed
+ * once, and stored as its start (when not its variant's) and, a move, the
+ * squares and reserve counts that changed; the pieces' drawings are SVG
+ * symbols written once and reused, the boards' squares once a variant.
+ * Nothing in the page refers to anything outside it.  Games that do not
+ * validate are listed with their errors and shown as far as they replay;
+ * text that is no game is listed too. */
+struct vc_html_opts {
+	const char *title;           /* the page's title; NULL: "Games" (vc_render_html: the
+					file's name) */
+	const char *default_variant; /* for games without a Variant tag; NULL: chess */
+	int strict;                  /* read and validate strictly (vc_validate_opts) */
+	long game;                   /* vc_render_html: > 0, only the game of that number */
+	int flip;                    /* boards first shown with Black at the bottom */
+};
+
+/* Sets the defaults: every game, not strict, White at the bottom. */
+void vc_html_opts_init(struct vc_html_opts *o);
+
+/* A page written game by game to a sink, which stays the caller's.  NULL,
+ * reported, when memory runs out or the default variant does not load. */
+struct vc_html;
+struct vc_html *vc_html_open(struct vc_ctx *ctx, struct vc_sink *out,
+			     const struct vc_html_opts *o);
+/* Adds g, which is validated here (its diagnostics grow): VC_OK, or
+ * VC_FATAL when memory ran out or the sink failed. */
+vc_status vc_html_game(struct vc_html *h, struct vc_game *g);
+/* Ends the page and frees h: VC_OK; VC_WARNING when some game did not
+ * validate (one warning, render-html-broken, says how many); VC_FATAL when
+ * something failed (reported). */
+vc_status vc_html_close(struct vc_html *h);
+/* The page of an archive file (text or XML, told by its first bytes; "-",
+ * standard input, is read as text), or of its game number o->game: as
+ * vc_html_close, and VC_FAILED (reported, render-no-game) when there is no
+ * such game. */
+vc_status vc_render_html(struct vc_ctx *ctx, struct vc_sink *out, const char *path,
+			 const struct vc_html_opts *o);
 
 /* ---- end of rendering diagrams ---- */
 

@@ -1,32 +1,31 @@
 /*
  * vchess-render - draws diagrams: a position string, a variant's start, a
  * ply of a game (or every ply, or a sheet of every Nth), or a piece's moves,
- * as ASCII, Unicode or SVG (see vchess-render(1)).
+ * as ASCII, Unicode or SVG; or an archive as a web page (see vchess-render(1)).
  *
- * Model: the library draws (vc_render_position, vc_render_plies), and a
- * game's plies come from it too (vc_plies): the position after ply K, the
- * move that led to it, its title and the marks of the comments written
- * after it ([%cal]/[%csl]), all from one replay.  This program reads the
- * command line, finds the game, and names the files.  Exit 0 when
+ * Model: the library draws (vc_render_position, vc_render_plies,
+ * vc_render_html), and a game's plies come from it too (vc_plies): the
+ * position after ply K, the move that led to it, its title and the marks of
+ * the comments written after it ([%cal]/[%csl]), all from one replay.  This
+ * program reads the command line and finds the game.  Exit 0 when
  * everything asked for was drawn, 1 when the input was at fault (a bad
  * position string, no such game or ply, a game that does not replay), 2
  * on usage or system trouble.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
 static const char usage[] =
-	"usage: vchess-render [-T ascii|unicode|svg] [--style plain|dots] [--flip] [-o OUT]\n"
+	"usage: vchess-render [-T ascii|unicode|svg|html] [--style plain|dots] [--flip] [-o OUT]\n"
 	"                     [--size PX] [--marks TEXT]\n"
 	"                     (--fen FEN [--variant NAME] | --variant NAME\n"
 	"                      | --game N [--ply K] FILE | --game N --all-plies DIR FILE\n"
 	"                      | --game N --sheet [--every N] FILE\n"
-	"                      | --piece NAME [--at SQ] --variant NAME)\n";
+	"                      | --piece NAME [--at SQ] --variant NAME\n"
+	"                      | -T html [--game N] [--variant NAME] FILE)\n";
 
 #define MAX_MARKS 128
 
@@ -36,7 +35,7 @@ struct args {
 	struct vc_render_opts ro;
 	const char *out, *fen, *variant, *file, *piece, *at, *all_dir, *marks;
 	long game, ply, every;
-	int sheet;
+	int sheet, html;
 };
 
 /* --marks, read with the variant's squares into marks: the settings of
@@ -88,31 +87,6 @@ static struct vc_game *find_game(struct vc_ctx *ctx, const struct args *a, int *
 	return NULL;
 }
 
-/* Every ply into a directory, one file each. */
-static int draw_all(struct vc_ctx *ctx, const struct args *a, struct vc_plies *pl,
-		    const struct vc_render_opts *base)
-{
-	long last = vc_plies_count(pl);
-	if (mkdir(a->all_dir, 0777) != 0 && errno != EEXIST) {
-		cli_error("cannot make directory '%s': %s", a->all_dir, strerror(errno));
-		return CLI_TROUBLE;
-	}
-	int width = 3, rc = CLI_OK;
-	for (long x = last; x >= 1000; x /= 10)
-		width++;
-	for (long k = 0; k <= last && rc == CLI_OK; k++) {
-		char path[4096];
-		if (snprintf(path, sizeof path, "%s/ply-%0*ld.%s", a->all_dir, width, k,
-			     a->format == VC_RENDER_SVG ? "svg" : "txt") >= (int)sizeof path) {
-			cli_error("'%s': the directory's name is too long", a->all_dir);
-			return CLI_TROUBLE;
-		}
-		struct vc_sink *s = cli_out(ctx, path);
-		rc = cli_close(s, vc_render_ply(ctx, s, pl, k, a->format, base));
-	}
-	return rc;
-}
-
 /* Draws what was asked of a game that replayed to ply 0 at least: every
  * ply, a sheet, or one ply (--ply K, or the last). */
 static int draw_game(struct vc_ctx *ctx, const struct args *a, struct vc_game *g,
@@ -125,7 +99,8 @@ static int draw_game(struct vc_ctx *ctx, const struct args *a, struct vc_game *g
 	struct vc_sink *s;
 	int rc;
 	if (a->all_dir) {
-		rc = draw_all(ctx, a, pl, &base);
+		rc = vc_render_ply_files(ctx, a->all_dir, pl, a->format, &base) ? CLI_TROUBLE
+										: CLI_OK;
 	} else if (a->sheet) {
 		s = cli_out(ctx, a->out);
 		rc = cli_close(s, vc_render_plies(ctx, s, pl, a->every, a->format, &base, NULL));
@@ -229,6 +204,17 @@ static int run_position(struct vc_ctx *ctx, const struct args *a)
 	return rc;
 }
 
+/* The web page of the archive, or of its --game N. */
+static int run_html(struct vc_ctx *ctx, const struct args *a)
+{
+	struct vc_html_opts ho = { .default_variant = a->variant, .game = a->game };
+	struct vc_sink *s = cli_out(ctx, a->out);
+	ho.flip = a->ro.flip;
+	vc_status st = vc_render_html(ctx, s, a->file, &ho);
+	int rc = cli_close(s, st == VC_WARNING ? VC_OK : st);
+	return st == VC_OK || (rc != CLI_OK && st != VC_FAILED) ? rc : CLI_BAD_INPUT;
+}
+
 /* ---- diagnostics: each warning once (one per picture would repeat it for
  * every ply of --all-plies) ---- */
 
@@ -275,9 +261,11 @@ static void refuse(int bad, const char *msg)
 static void choose(struct args *a, const char *o, const char *val)
 {
 	int format = !strcmp(o, "-T");
+	if ((a->html = format && !strcmp(val, "html")))
+		return;
 	int k = format ? vc_render_format_parse(val) : vc_render_style_parse(val);
 	if (k < 0) {
-		cli_error(format ? "-T must be ascii, unicode or svg, not '%s'"
+		cli_error(format ? "-T must be ascii, unicode, svg or html, not '%s'"
 				 : "--style must be plain or dots, not '%s'",
 			  val);
 		cli_usage(usage, 1);
@@ -348,9 +336,13 @@ static int parse_args(struct args *a, int argc, char **argv)
 /* The options must go together; the format follows from them. */
 static void check_args(struct args *a)
 {
+	refuse(a->html && (!a->file || a->fen || a->piece || a->ply >= 0 || a->all_dir || a->sheet),
+	       "-T html writes the page of a FILE, or of its --game N");
+	refuse(a->html && (a->marks || a->ro.size > 0),
+	       "-T html takes neither --marks nor --size: the page sizes its boards to the window");
 	refuse(a->ro.size > 100000, "--size is at most 100000 pixels");
 	/* which drawing: exactly one of game, piece, position */
-	int game = a->game > 0, piece = a->piece != NULL;
+	int game = a->game > 0 || a->html, piece = a->piece != NULL;
 	refuse(game + piece > 1 || (game && a->fen) || (piece && a->fen),
 	       "choose one of --fen, --game and --piece");
 	refuse(game != (a->file != NULL), game ? "--game needs a FILE" : "a FILE goes with --game");
@@ -391,7 +383,9 @@ int main(int argc, char **argv)
 	struct seen seen;
 	seen.n = 0;
 	vc_ctx_set_diag(ctx, diag_once, &seen);
-	int rc = a.game > 0 ? run_game(ctx, &a) : run_position(ctx, &a);
+	int rc = a.html       ? run_html(ctx, &a)
+		 : a.game > 0 ? run_game(ctx, &a)
+			      : run_position(ctx, &a);
 	vc_ctx_free(ctx);
 	return rc;
 }

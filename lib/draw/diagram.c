@@ -1,7 +1,7 @@
 /*
  * draw/diagram.c - diagrams by their format: the names of the formats, the
  * format a file's name asks for, and drawing in a format chosen at run
- * time; a sheet of a game's plies.
+ * time; a sheet of a game's plies, or every ply in a file of its own.
  *
  * Model: a diagram is text, with letters (ASCII) or figurines (Unicode),
  * or an SVG picture; the format decides which drawer of render.c, ascii.c
@@ -9,8 +9,11 @@
  * of one game with what vc_plies says about each: its move, its title, the
  * marks of its comments.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "archive/vc_archive.h"
 #include "draw/vc_draw.h"
@@ -100,6 +103,38 @@ vc_status vc_render_ply(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies
 	vc_status s = vc_render_position(ctx, out, p, fmt, &c->o);
 	free(c);
 	return s;
+}
+
+vc_status vc_render_ply_files(struct vc_ctx *ctx, const char *dir, struct vc_plies *pl,
+			      enum vc_render_format fmt, const struct vc_render_opts *o)
+{
+	long last = vc_plies_count(pl);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		vc_emit(ctx, VC_SEV_ERROR, "io-open", dir, 0, 0, NULL,
+			"cannot make the directory: %s", strerror(errno));
+		return VC_FAILED;
+	}
+	int width = 3;
+	for (long x = last; x >= 1000; x /= 10)
+		width++;
+	for (long k = 0; k <= last; k++) {
+		char path[4096];
+		if (snprintf(path, sizeof path, "%s/ply-%0*ld.%s", dir, width, k,
+			     fmt == VC_RENDER_SVG ? "svg" : "txt") >= (int)sizeof path) {
+			vc_emit(ctx, VC_SEV_ERROR, "io-open", dir, 0, 0, NULL,
+				"the directory's name is too long");
+			return VC_FAILED;
+		}
+		struct vc_sink *s = vc_sink_open(ctx, path, 0);
+		vc_status st = s ? vc_render_ply(ctx, s, pl, k, fmt, o) : VC_FAILED;
+		if (st != VC_OK)
+			vc_sink_abort(s);
+		else if (vc_sink_close(s) != VC_OK)
+			st = VC_FAILED;
+		if (st != VC_OK)
+			return st;
+	}
+	return VC_OK;
 }
 
 static vc_status text_sheet(struct vc_ctx *ctx, struct vc_sink *out, struct vc_plies *pl,

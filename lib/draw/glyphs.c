@@ -289,10 +289,7 @@ int vc_render_glyph(struct vc_sink *out, const struct vc_variant *v, int type, i
 	/* piece names are lower-case letters, digits and hyphens, so a class;
 	 * anything else becomes a hyphen all the same */
 	char cls[sizeof pt->name];
-	size_t nc = 0;
-	for (const char *c = pt->name; *c && nc + 1 < sizeof cls; c++)
-		cls[nc++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c : '-';
-	cls[nc] = 0;
+	vc_svg_class(pt->name, cls, sizeof cls);
 	vc_sink_printf(out, "<g class=\"piece %s piece-%s\" transform=\"translate(%.5g %.5g) ",
 		       color_class(color), cls, x, y);
 	if (w == h) {

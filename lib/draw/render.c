@@ -57,6 +57,15 @@ int vc_render_partner(const struct vc_position *p, int sq)
 	return found;
 }
 
+void vc_svg_class(const char *name, char *out, size_t n)
+{
+	size_t k = 0;
+	for (const char *c = name; c && *c && k + 1 < n; c++)
+		out[k++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c : '-';
+	if (n)
+		out[k] = 0;
+}
+
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
 int vc_utf8_len(const unsigned char *s)
 {

@@ -31,12 +31,12 @@
 
 #include "draw/vc_draw.h"
 
-#define SQ 45.0 /* user units a square */
-#define PAD 6.0 /* around everything */
+#define SQ VC_SVG_SQ
+#define PAD VC_SVG_PAD
 #define TITLE_FS 16.0
 
-static const char default_style[] =
-	"<style>\n"
+/* The palette: every colour of a diagram, by class. */
+static const char default_css[] =
 	".vchess text{font-family:sans-serif}\n"
 	".background{fill:#ffffff}\n"
 	".square.light{fill:#eed8b4}\n"
@@ -74,8 +74,12 @@ static const char default_style[] =
 	".piece.black .label{fill:#ffffff}\n"
 	".dead{opacity:.45}\n"
 	".dead-mark{fill:none;stroke:#b00000;stroke-width:3;stroke-linecap:round}\n"
-	".promoted{fill:#2a9d6a;stroke:#000000;stroke-width:1}\n"
-	"</style>\n";
+	".promoted{fill:#2a9d6a;stroke:#000000;stroke-width:1}\n";
+
+const char *vc_svg_css(void)
+{
+	return default_css;
+}
 
 /* ---- text ------------------------------------------------------------------------- */
 
@@ -112,10 +116,10 @@ struct layout {
 	int per_row;   /* reserve slots a row */
 };
 
-#define RES_LABEL (0.42 * SQ)
-#define RES_SLOT (0.92 * SQ) /* a row of pieces */
-#define RES_STEP (1.12 * SQ) /* from a piece to the next, its count between */
-#define RES_GAP (0.2 * SQ)
+#define RES_LABEL VC_SVG_RES_LABEL
+#define RES_SLOT VC_SVG_RES_SLOT
+#define RES_STEP VC_SVG_RES_STEP
+#define RES_GAP VC_SVG_RES_GAP
 
 struct view {
 	const struct vc_variant *v;
@@ -141,7 +145,14 @@ static double res_block_h(const struct layout *L, const struct vc_variant *v, in
 	return h;
 }
 
-static void layout(struct layout *L, const struct view *w, int rows_min[2][VC_MAXRES])
+/* reserve slots a row: as many as the board's width holds */
+static int per_row_of(const struct vc_variant *v)
+{
+	int n = (int)((v->files * SQ - 0.2 * SQ) / RES_STEP);
+	return n < 1 ? 1 : n;
+}
+
+static void layout(struct layout *L, const struct view *w, const int rows_min[2][VC_MAXRES])
 {
 	const struct vc_variant *v = w->v;
 	const struct vc_position *p = w->p;
@@ -158,9 +169,7 @@ static void layout(struct layout *L, const struct view *w, int rows_min[2][VC_MA
 		L->title_y = y + TITLE_FS;
 		y += TITLE_FS * 1.5;
 	}
-	L->per_row = (int)((bw - 0.2 * SQ) / RES_STEP);
-	if (L->per_row < 1)
-		L->per_row = 1;
+	L->per_row = per_row_of(v);
 	if (p)
 		for (int s = 0; s < 2; s++)
 			for (int a = 0; a < v->nreserve; a++) {
@@ -262,48 +271,63 @@ static void put_square_rect(struct vc_sink *out, const struct view *w, const str
 
 /* Squares of the last move.  When the move was followed by a swap of the
  * halves, its squares travelled with the pieces. */
-static void put_last_move(struct vc_sink *out, const struct view *w, const struct layout *L)
+int vc_svg_last_squares(const struct vc_position *p, const vc_move *m, int sq[4])
 {
-	const vc_move *m = w->o ? w->o->last : NULL;
-	const struct vc_variant *v = w->v;
-	if (!m || !w->p || (m->flags & VC_MF_NULL))
-		return;
-	int swapped = vc_position_plies_to_transform(w->p) == v->swap_period &&
+	const struct vc_variant *v = p->v;
+	int n = 0;
+	if (!m || (m->flags & VC_MF_NULL))
+		return 0;
+	int swapped = vc_position_plies_to_transform(p) == v->swap_period &&
 		      (v->rules & VC_R_SWAP_HALVES);
 	int sqs[4] = { m->from, m->to, m->from2, m->to2 };
 	if (m->flags & VC_MF_CASTLE)
 		sqs[3] = -1; /* the partner's move is part of the king's */
 	for (int i = 0; i < 4; i++) {
-		int sq = sqs[i];
-		if (sq < 0 || sq >= v->nsq)
+		int s = sqs[i];
+		if (s < 0 || s >= v->nsq)
 			continue;
 		int dup = 0;
 		for (int j = 0; j < i; j++)
-			dup |= sqs[j] == sq;
+			dup |= sqs[j] == s;
 		if (dup)
 			continue;
 		if (swapped)
-			sq = vc_sq(v->files, (sq % v->files + v->files / 2) % v->files,
-				   sq / v->files);
-		put_square_rect(out, w, L, sq, "highlight", NULL);
+			s = vc_sq(v->files, (s % v->files + v->files / 2) % v->files, s / v->files);
+		sq[n++] = s;
 	}
+	return n;
+}
+
+static void put_last_move(struct vc_sink *out, const struct view *w, const struct layout *L)
+{
+	int sq[4];
+	int n = w->p ? vc_svg_last_squares(w->p, w->o ? w->o->last : NULL, sq) : 0;
+	for (int i = 0; i < n; i++)
+		put_square_rect(out, w, L, sq[i], "highlight", NULL);
 }
 
 /* royal pieces of the side to move that stand attacked */
-static void put_check(struct vc_sink *out, const struct view *w, const struct layout *L)
+int vc_svg_check_squares(const struct vc_position *p, int *sq, int cap)
 {
-	const struct vc_position *p = w->p;
-	const struct vc_variant *v = w->v;
-	if (!p)
-		return;
-	for (int sq = 0; sq < v->nsq; sq++) {
-		uint8_t c = p->board[sq];
+	const struct vc_variant *v = p->v;
+	int n = 0;
+	for (int s = 0; s < v->nsq && n < cap; s++) {
+		uint8_t c = p->board[s];
 		if (!c || vc_code_color(c) != p->side ||
 		    !(v->types[vc_code_type(c)].props & VC_P_ROYAL))
 			continue;
-		if (vc_attacked(p, sq, !p->side))
-			put_square_rect(out, w, L, sq, "check", " fill=\"url(#vc-check)\"");
+		if (vc_attacked(p, s, !p->side))
+			sq[n++] = s;
 	}
+	return n;
+}
+
+static void put_check(struct vc_sink *out, const struct view *w, const struct layout *L)
+{
+	int sq[VC_MAXSQ];
+	int n = w->p ? vc_svg_check_squares(w->p, sq, VC_MAXSQ) : 0;
+	for (int i = 0; i < n; i++)
+		put_square_rect(out, w, L, sq[i], "check", " fill=\"url(#vc-check)\"");
 }
 
 static void put_piece_at(struct vc_sink *out, const struct view *w, const struct layout *L, int sq)
@@ -443,12 +467,7 @@ static void put_reserves(struct vc_sink *out, const struct view *w, const struct
 			/* a prison holds the other side's pieces */
 			int pc = v->reserve[a].enemy ? !s : s;
 			char cls[sizeof v->reserve[a].name];
-			size_t nc = 0;
-			for (const char *c = v->reserve[a].name; *c && nc + 1 < sizeof cls; c++)
-				cls[nc++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
-						    ? *c
-						    : '-';
-			cls[nc] = 0;
+			vc_svg_class(v->reserve[a].name, cls, sizeof cls);
 			vc_sink_printf(out, "<g class=\"reserve %s reserve-%s\">",
 				       s ? "black" : "white", cls);
 			vc_sink_printf(out,
@@ -571,9 +590,23 @@ static void put_diagram(struct vc_sink *out, const struct view *w, const struct 
 	vc_sink_puts(out, "</g>\n");
 }
 
+void vc_svg_put_gradient(struct vc_sink *out)
+{
+	vc_sink_puts(out, "<radialGradient id=\"vc-check\">"
+			  "<stop offset=\"0\" stop-color=\"#ff0000\" stop-opacity=\"1\"/>"
+			  "<stop offset=\".45\" stop-color=\"#e00000\" stop-opacity=\".85\"/>"
+			  "<stop offset=\"1\" stop-color=\"#a00000\" stop-opacity=\"0\"/>"
+			  "</radialGradient>");
+}
+
 /* The rules that only some variants need, added to the style by put_head. */
-static const char region_style[] =
-	"<style>.region{fill:none;stroke:#2b6cb0;stroke-width:3;stroke-dasharray:5 3}</style>\n";
+static const char region_css[] =
+	".region{fill:none;stroke:#2b6cb0;stroke-width:3;stroke-dasharray:5 3}";
+
+const char *vc_svg_region_css(void)
+{
+	return region_css;
+}
 
 static void put_head(struct vc_sink *out, double w, double h, int size, const char *title,
 		     const char *desc, const struct vc_variant *v)
@@ -592,14 +625,14 @@ static void put_head(struct vc_sink *out, double w, double h, int size, const ch
 		vc_svg_put_text(out, desc);
 		vc_sink_puts(out, "</desc>\n");
 	}
-	vc_sink_puts(out, default_style);
+	vc_sink_puts(out, "<style>\n");
+	vc_sink_puts(out, default_css);
+	vc_sink_puts(out, "</style>\n");
 	if (v && v->end.region)
-		vc_sink_puts(out, region_style);
-	vc_sink_puts(out, "<defs><radialGradient id=\"vc-check\">"
-			  "<stop offset=\"0\" stop-color=\"#ff0000\" stop-opacity=\"1\"/>"
-			  "<stop offset=\".45\" stop-color=\"#e00000\" stop-opacity=\".85\"/>"
-			  "<stop offset=\"1\" stop-color=\"#a00000\" stop-opacity=\"0\"/>"
-			  "</radialGradient></defs>\n");
+		vc_sink_printf(out, "<style>%s</style>\n", region_css);
+	vc_sink_puts(out, "<defs>");
+	vc_svg_put_gradient(out);
+	vc_sink_puts(out, "</defs>\n");
 	vc_sink_printf(out, "<rect class=\"background\" width=\"%.5g\" height=\"%.5g\"/>\n", w, h);
 }
 
@@ -773,3 +806,49 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 	return finish(ctx, out);
 }
 
+
+/* ---- for pages that draw diagrams themselves (html.c) ---------------------------------- */
+
+void vc_svg_frame_of(const struct vc_position *p, int flip, const int most[2][VC_MAXRES],
+		     struct vc_svg_frame *f)
+{
+	struct vc_render_opts o;
+	vc_render_opts_init(&o);
+	o.flip = flip;
+	struct view w;
+	view_init(&w, p->v, p, &o);
+	int rows[2][VC_MAXRES];
+	memset(rows, 0, sizeof rows);
+	int per = per_row_of(p->v);
+	for (int s = 0; most && s < 2; s++)
+		for (int a = 0; a < p->v->nreserve; a++)
+			rows[s][a] = (most[s][a] + per - 1) / per;
+	struct layout L;
+	layout(&L, &w, rows);
+	f->w = L.w;
+	f->h = L.h;
+	f->bx = L.bx;
+	f->by = L.by;
+	f->res_y[0] = L.res_y[0];
+	f->res_y[1] = L.res_y[1];
+	f->info_y = L.info_y;
+	f->per_row = L.per_row;
+	memcpy(f->rows, L.res_rows, sizeof f->rows);
+}
+
+void vc_svg_put_board(struct vc_sink *out, const struct vc_variant *v, int flip,
+		      const char *squares_id, const char *coords_id)
+{
+	struct vc_render_opts o;
+	vc_render_opts_init(&o);
+	o.flip = flip;
+	struct view w;
+	view_init(&w, v, NULL, &o);
+	struct layout L;
+	memset(&L, 0, sizeof L); /* the board's corner at the origin */
+	vc_sink_printf(out, "<g id=\"%s\">\n", squares_id);
+	put_squares(out, &w, &L);
+	vc_sink_printf(out, "</g>\n<g id=\"%s\">", coords_id);
+	put_coords(out, &w, &L);
+	vc_sink_puts(out, "</g>\n");
+}

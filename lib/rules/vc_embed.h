@@ -1,5 +1,6 @@
 /*
- * vc_embed.h - (internal) the built-in variant files, embedded at build time.
+ * vc_embed.h - (internal) the built-in variant files, and the web page's
+ * script and style, embedded at build time.
  *
  * The Makefile runs build-aux/embed over every formats/variants/NAME.yaml and
  * compiles the generated $(BUILD)/gen/vc_embedded.c into the library, so the
@@ -24,5 +25,11 @@ struct vc_embedded {
 
 extern const struct vc_embedded vc_embedded_variants[];
 extern const size_t vc_embedded_variant_count;
+
+/* The same for the .js and .css files of formats/html: the script and
+ * the style of the web page that draw/html.c writes ("viewer.js",
+ * "viewer.css"). */
+extern const struct vc_embedded vc_embedded_html[];
+extern const size_t vc_embedded_html_count;
 
 #endif
