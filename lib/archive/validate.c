@@ -666,8 +666,8 @@ static int leaves_king(struct walk *w, const vc_move *m)
 		return bad;
 	if (after_end(w))
 		return 1;
-	move_diag(w, VC_SEV_ERROR, "move-illegal", "'%.*s' would leave the king in check%s",
-		  (int)w->it->len, w->it->text,
+	move_diag(w, VC_SEV_ERROR, "move-illegal", "'%.*s' %s%s", (int)w->it->len, w->it->text,
+		  vc_illegal_why(p, m),
 		  vc_position_plies_to_transform(p) == 1 ? " once the board halves swap" : "");
 	return 1;
 }

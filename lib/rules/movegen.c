@@ -664,6 +664,22 @@ int vc_move_legal(struct vc_position *p, const vc_move *m)
 	return vc_move_leaves_check(p, m) == 0;
 }
 
+const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, k = p->king[side];
+	const char *why = "would leave the king in check";
+	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION)) || vc_pos_make(p, m) != 0)
+		return why;
+	if (k >= 0 && p->king[side] < 0)
+		why = m->from == k ? "would blow up the capturing king: a king may not capture"
+				   : "would blow up its own side's king";
+	else if (!vc_in_check(p, side) && (v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1))
+		why = "would give check, which no move may do in this variant";
+	vc_pos_unmake(p);
+	return why;
+}
+
 /* forced-capture: when some of the n moves capture, only those stay */
 static int keep_captures(vc_move *out, int n)
 {

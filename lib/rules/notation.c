@@ -765,8 +765,8 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 		if (buf[i].to != lo || buf[i].to2 != hi)
 			continue;
 		if (!vc_move_legal(p, &buf[i]))
-			return fail(code, "move-illegal", msg, n, "'%.*s' would leave the king in check",
-				    tl, text);
+			return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
+				    vc_illegal_why(p, &buf[i]));
 		*out = buf[i];
 		return 0;
 	}
@@ -1093,8 +1093,8 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
 	if (nfound > 1)
 		return say_ambiguous(w, found, nfound);
 	if (npseudo > 0)
-		return why_fail(w, "move-illegal", "'%.*s' would leave the king in check%s", w->tl,
-				w->text,
+		return why_fail(w, "move-illegal", "'%.*s' %s%s", w->tl, w->text,
+				vc_illegal_why(p, &pseudo[0]),
 				vc_position_plies_to_transform(p) == 1 ? " once the board halves swap"
 									: "");
 	return say_why_not(w);

@@ -503,6 +503,11 @@ int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
  * 0 no, -1 when the move cannot be made (out of memory). */
 int vc_move_leaves_check(struct vc_position *p, const vc_move *m);
+/* Why a pseudo-legal move that vc_move_legal refuses is illegal, as words
+ * that follow the move's text: "would leave the king in check", or under
+ * explosion or no-check what the variant forbids ("would give check, which
+ * no move may do in this variant"). */
+const char *vc_illegal_why(struct vc_position *p, const vc_move *m);
 /* The same when the side to move is known not to be in check now: only
  * what the move uncovers is looked at. */
 int vc_move_exposes(struct vc_position *p, const vc_move *m);
