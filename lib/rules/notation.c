@@ -776,6 +776,21 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 /* the moves generated while resolving, one step at a time */
 static __thread vc_move rbuf[VC_MAX_MOVES * 4];
 
+/* Does the variant's setup give either side a right to castle long (lng)
+ * or short?  (Antichess keeps orthodox chess's castling but starts without
+ * a right.)  Unknown setup: yes. */
+static int setup_castles(const struct vc_variant *v, int lng)
+{
+	const struct vc_position *s = v->start_pos;
+	if (!s)
+		return 1;
+	for (int i = 0; i < v->ncastle; i++)
+		if ((v->castle[i].long_side != 0) == lng &&
+		    (s->castle[VC_WHITE][i] >= 0 || s->castle[VC_BLACK][i] >= 0))
+			return 1;
+	return 0;
+}
+
 /* O-O or O-O-O: the one legal castling that side, or why there is none */
 static int resolve_castle(struct vc_position *p, const struct vc_san *san, const char *text,
 			  int tl, vc_move *out, const char **code, char *msg, size_t n)
@@ -797,6 +812,10 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		*out = rbuf[first];
 		return 0;
 	}
+	if (!rights && !setup_castles(v, lng))
+		return fail(code, "move-castle", msg, n,
+			    "%s cannot castle %s: the variant's setup gives no such right", side_name(side),
+			    lng ? "long" : "short");
 	if (!rights)
 		return fail(code, "move-castle", msg, n,
 			    "%s cannot castle %s: the king or that partner has moved", side_name(side),
