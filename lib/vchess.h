@@ -85,6 +85,13 @@ const char *vc_builtin_name(int i);
 const char *vc_builtin_title(int i);
 /* Maps a name or alias to a built-in's canonical name, or NULL. */
 const char *vc_builtin_lookup(const char *name);
+/* The built-ins whose name or an alias is nearest to name, for a name that
+ * is none of them: their indexes into out (at most cap), nearest first, and
+ * their count.  Near means within one edit (a letter added, dropped,
+ * changed, or two swapped) in three letters, at least one, compared as
+ * lookups compare (letters and digits, any case); a name that starts a
+ * longer one is one edit from it.  0 when none is near. */
+int vc_builtin_suggest(const char *name, int *out, int cap);
 
 const char *vc_variant_name(const struct vc_variant *v);
 const char *vc_variant_title(const struct vc_variant *v);

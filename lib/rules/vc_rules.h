@@ -502,6 +502,11 @@ int vc_builtin_index(const char *name);
 /* The text of the built-in variant of that name or alias: 0 and its file's
  * name and bytes, or -1. */
 int vc_builtin_text(const char *name, const char **file, const char **text, size_t *len);
+/* What messages about an unknown variant name add after it: the nearest
+ * built-ins (vc_builtin_suggest) and where to find every one, " (nearest:
+ * crazyhouse; 'vchess-variant list' names them all)".  Written into buf
+ * (size n) as snprintf does. */
+size_t vc_builtin_hint(const char *name, char *buf, size_t n);
 
 /* variant_yaml.c */
 struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
