@@ -532,6 +532,7 @@ struct vc_san {
 	int check;         /* 0, 1 '+', 2 '#' */
 	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
 	int from2, to2;
+	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */
@@ -546,6 +547,14 @@ int vc_san_parse_general(const struct vc_variant *v, const char *s, size_t len,
  * its legality is left to the caller (who makes it anyway): *untested = 1. */
 int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
 		   vc_move *out, int *untested, const char **code, char *msg, size_t n);
+/* Strict mode: is text (as written, marks and annotations included) the
+ * move m of position p written as the PGN standard's SAN, in the variant's
+ * dialect: exactly what vc_move_san writes, but for the check and mate
+ * marks, which are checked apart?  0 when it is, or -1 with a message that
+ * says which form it is and what SAN writes.  Castling and null moves are
+ * left to their own checks (0). */
+int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *text, size_t len,
+		  char *msg, size_t n);
 /* Does making m (a pseudo-legal move) need a test of the mover's king?
  * in_check: whether the side to move is in check now. */
 int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);
