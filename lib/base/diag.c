@@ -57,6 +57,12 @@ void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user)
 	ctx->progress_user = user;
 }
 
+void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from)
+{
+	if (to && from)
+		vc_ctx_set_progress(to, from->progress, from->progress_user);
+}
+
 int vc_ctx_wants_progress(const struct vc_ctx *ctx)
 {
 	return ctx && ctx->progress;

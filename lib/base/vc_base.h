@@ -56,6 +56,9 @@ void vc_vemit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
 /* Inputs tell the context how far they are (vc_ctx_set_progress): whether
  * anyone listens, and the call. */
 int vc_ctx_wants_progress(const struct vc_ctx *ctx);
+/* A context of a library object's own, that forwards to the caller's,
+ * follows the inputs as the caller's would. */
+void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from);
 void vc_ctx_progress(struct vc_ctx *ctx, const char *input, uint64_t done, uint64_t size);
 
 /* ---- byte inputs ----
