@@ -518,6 +518,184 @@ static int may_hold_record(const char *t, size_t n)
 	return 0;
 }
 
+/* The walk over a game's items: the lines open, the draw on the main line,
+ * the main line's moves. */
+struct walk {
+	struct vc_annot *a;
+	const struct vc_game *g;
+	struct line *lines; /* lines[0] the main line, lines[depth] the current one */
+	size_t caplines;
+	int depth;
+	struct draw d;
+	long *main_moves; /* main-line move items, in order */
+	size_t nmain, capmain;
+};
+
+/* Does every comment of g lie in its raw text (raw, rawlen)?  A comment
+ * added after reading lies elsewhere. */
+static int comments_in_raw(const struct vc_game *g, const char *raw, size_t rawlen)
+{
+	if (!raw || !rawlen)
+		return 0;
+	size_t nitems = vc_game_item_count(g);
+	for (size_t i = 0; i < nitems; i++) {
+		const struct vc_item *it = vc_game_item(g, i);
+		uintptr_t t = (uintptr_t)it->text, r0 = (uintptr_t)raw;
+		if (it->type == VC_IT_COMMENT &&
+		    (t < r0 || t - r0 > rawlen || it->len > rawlen - (t - r0)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The pool no longer moves: events and problems point into it. */
+static void point_into_pool(struct vc_annot *a)
+{
+	for (size_t k = 0; k < a->nev; k++) {
+		struct ev *e = &a->ev[k];
+		e->e.who = pool_str(a, e->who);
+		if (e->text != (size_t)-1)
+			e->e.text = pool_str(a, e->text);
+	}
+	for (size_t k = 0; k < a->nprob; k++)
+		a->prob[k].p.message = pool_str(a, a->prob[k].msg);
+}
+
+/* A [%by] command c of comment item i, on line ln: the author of the
+ * line's last move.  before: the ply the comment comes before. */
+static void by_record(struct walk *w, const struct vc_annot_cmd *c, size_t i, struct line *ln,
+		      long before)
+{
+	struct vc_annot *a = w->a;
+	if (ln->last < 0) {
+		problem(a, "annot-by", (long)i, c->off, before,
+			"[%%by \"%s\"] comes before any move of its line: it names no ply", c->who);
+		return;
+	}
+	size_t *slot = &a->author[ln->last];
+	if (*slot) {
+		problem(a, "annot-by", (long)i, c->off, before,
+			"ply %ld already has a player, '%s': [%%by \"%s\"] is ignored", ln->plies,
+			pool_str(a, *slot - 1), c->who);
+		return;
+	}
+	*slot = pool_add(a, c->who, strlen(c->who)) + 1;
+	/* SICO: nobody plays two plies in a row */
+	if (w->depth == 0 && w->nmain >= 2) {
+		size_t prev = a->author[w->main_moves[w->nmain - 2]];
+		if (prev && !strcmp(pool_str(a, prev - 1), c->who))
+			problem(a, "annot-by", (long)i, c->off, before,
+				"'%s' played plies %ld and %ld, two in a row", c->who,
+				ln->plies - 1, ln->plies);
+	}
+}
+
+/* A [%comment] command c of comment item it (item i): the text said, its
+ * own or the comment's without its commands, into event e.  plain_used
+ * counts the commands that took the comment's text.  -1: out of memory. */
+static int comment_record(struct vc_annot *a, const struct vc_annot_cmd *c, size_t i,
+			  const struct vc_item *it, struct ev *e, long before, int *plain_used)
+{
+	char small[256];
+	const char *src = c->said ? c->said : it->text;
+	size_t slen = c->said ? c->said_len : it->len;
+	size_t need = c->said ? vc_annot_unquote(src, slen, small, sizeof small)
+			      : vc_annot_plain(src, slen, small, sizeof small);
+	if (!c->said && (*plain_used)++)
+		problem(a, "annot-malformed", (long)i, c->off, before,
+			"a second [%%comment] without its own quoted text in one comment: both "
+			"are given the comment's text");
+	if (need < sizeof small) {
+		e->text = pool_add(a, small, need);
+	} else {
+		char *big = malloc(need + 1);
+		if (!big) {
+			a->oom = 1;
+			return -1;
+		}
+		if (c->said)
+			vc_annot_unquote(src, slen, big, need + 1);
+		else
+			vc_annot_plain(src, slen, big, need + 1);
+		e->text = pool_add(a, big, need);
+		free(big);
+	}
+	e->e.text_len = need;
+	if (!need)
+		problem(a, "annot-malformed", (long)i, c->off, before,
+			"[%%comment \"%s\"] says nothing: the comment has no text", c->who);
+	return 0;
+}
+
+/* The commands of comment item it (item i), on line ln. */
+static void read_comment(struct walk *w, size_t i, const struct vc_item *it, struct line *ln)
+{
+	struct vc_annot *a = w->a;
+	size_t pos = 0;
+	struct vc_annot_cmd c;
+	int plain_used = 0;
+	long before = ln->plies + 1; /* the ply the comment comes before */
+	while (vc_annot_next(it->text, it->len, &pos, &c)) {
+		if (c.kind == VC_ANNOT_OTHER)
+			continue;
+		if (c.kind == VC_ANNOT_MALFORMED) {
+			problem(a, "annot-malformed", (long)i, c.off, before,
+				"malformed [%%%.*s] command: %s", (int)c.name_len, c.name,
+				c.problem);
+			continue;
+		}
+		if (c.kind == VC_ANNOT_BY) {
+			by_record(w, &c, i, ln, before);
+			continue;
+		}
+		struct ev *e = event(a, c.kind, i, &c, w->depth, before);
+		if (!e)
+			break;
+		if (c.kind == VC_ANNOT_COMMENT) {
+			if (comment_record(a, &c, i, it, e, before, &plain_used) != 0)
+				break;
+			continue;
+		}
+		draw_record(a, &w->d, e, &c, i, before);
+	}
+}
+
+/* Item i of the game, on the walk. */
+static void walk_item(struct walk *w, size_t i)
+{
+	struct vc_annot *a = w->a;
+	const struct vc_item *it = vc_game_item(w->g, i);
+	struct line *ln = &w->lines[w->depth];
+	if (it->type == VC_IT_VAR_START) {
+		if (grow((void **)&w->lines, &w->caplines, (size_t)w->depth + 1,
+			 sizeof *w->lines) != 0) {
+			a->oom = 1;
+			return;
+		}
+		ln = &w->lines[w->depth];
+		/* the variation replaces the line's last move */
+		w->lines[w->depth + 1].last = -1;
+		w->lines[w->depth + 1].plies = ln->plies > 0 ? ln->plies - 1 : 0;
+		w->depth++;
+	} else if (it->type == VC_IT_VAR_END) {
+		if (w->depth > 0)
+			w->depth--;
+	} else if (it->type == VC_IT_MOVE) {
+		ln->last = (long)i;
+		ln->plies++;
+		if (w->depth == 0) {
+			if (grow((void **)&w->main_moves, &w->capmain, w->nmain,
+				 sizeof *w->main_moves) != 0) {
+				a->oom = 1;
+				return;
+			}
+			w->main_moves[w->nmain++] = (long)i;
+		}
+	} else if (it->type == VC_IT_COMMENT && may_hold_record(it->text, it->len)) {
+		read_comment(w, i, it, ln);
+	}
+}
+
 int vc_annot_read(struct vc_annot *a, const struct vc_game *g)
 {
 	size_t nitems = vc_game_item_count(g);
@@ -537,168 +715,27 @@ int vc_annot_read(struct vc_annot *a, const struct vc_game *g)
 	 * command at all, as nearly every game does not, nothing is to do */
 	size_t rawlen;
 	const char *raw = vc_game_raw(g, &rawlen);
-	int all_raw = raw && rawlen;
-	for (size_t i = 0; i < nitems && all_raw; i++) {
-		const struct vc_item *it = vc_game_item(g, i);
-		/* (a comment added after reading lies elsewhere) */
-		uintptr_t t = (uintptr_t)it->text, r0 = (uintptr_t)raw;
-		if (it->type == VC_IT_COMMENT &&
-		    (t < r0 || t - r0 > rawlen || it->len > rawlen - (t - r0)))
-			all_raw = 0;
-	}
-	if (all_raw && !may_hold_record(raw, rawlen)) {
+	if (comments_in_raw(g, raw, rawlen) && !may_hold_record(raw, rawlen)) {
 		a->nauthor = 0;
-		for (size_t k = 0; k < a->nprob; k++)
-			a->prob[k].p.message = pool_str(a, a->prob[k].msg);
+		point_into_pool(a);
 		return 0;
 	}
 	a->nauthor = nitems;
 	if (nitems)
 		memset(a->author, 0, nitems * sizeof *a->author);
 
-	struct line *lines = NULL;
-	size_t caplines = 0;
-	int depth = 0;
-	struct draw d;
-	memset(&d, 0, sizeof d);
-	long *main_moves = NULL; /* main-line move items, in order */
-	size_t nmain = 0, capmain = 0;
-	if (grow((void **)&lines, &caplines, 0, sizeof *lines) != 0)
+	struct walk w = { .a = a, .g = g };
+	if (grow((void **)&w.lines, &w.caplines, 0, sizeof *w.lines) != 0)
 		return -1;
-	lines[0].last = -1;
-	lines[0].plies = 0;
-
-	for (size_t i = 0; i < nitems && !a->oom; i++) {
-		const struct vc_item *it = vc_game_item(g, i);
-		struct line *ln = &lines[depth];
-		if (it->type == VC_IT_VAR_START) {
-			if (grow((void **)&lines, &caplines, (size_t)depth + 1, sizeof *lines) !=
-			    0) {
-				a->oom = 1;
-				break;
-			}
-			ln = &lines[depth];
-			/* the variation replaces the line's last move */
-			lines[depth + 1].last = -1;
-			lines[depth + 1].plies = ln->plies > 0 ? ln->plies - 1 : 0;
-			depth++;
-			continue;
-		}
-		if (it->type == VC_IT_VAR_END) {
-			if (depth > 0)
-				depth--;
-			continue;
-		}
-		if (it->type == VC_IT_MOVE) {
-			ln->last = (long)i;
-			ln->plies++;
-			if (depth == 0) {
-				if (grow((void **)&main_moves, &capmain, nmain,
-					 sizeof *main_moves) != 0) {
-					a->oom = 1;
-					break;
-				}
-				main_moves[nmain++] = (long)i;
-			}
-			continue;
-		}
-		if (it->type != VC_IT_COMMENT || !may_hold_record(it->text, it->len))
-			continue;
-		size_t pos = 0;
-		struct vc_annot_cmd c;
-		int plain_used = 0;
-		long before = ln->plies + 1; /* the ply the comment comes before */
-		while (vc_annot_next(it->text, it->len, &pos, &c)) {
-			if (c.kind == VC_ANNOT_OTHER)
-				continue;
-			if (c.kind == VC_ANNOT_MALFORMED) {
-				problem(a, "annot-malformed", (long)i, c.off, before,
-					"malformed [%%%.*s] command: %s", (int)c.name_len, c.name,
-					c.problem);
-				continue;
-			}
-			if (c.kind == VC_ANNOT_BY) {
-				if (ln->last < 0) {
-					problem(a, "annot-by", (long)i, c.off, before,
-						"[%%by \"%s\"] comes before any move of its line: "
-						"it names no ply",
-						c.who);
-					continue;
-				}
-				size_t *slot = &a->author[ln->last];
-				if (*slot) {
-					problem(a, "annot-by", (long)i, c.off, before,
-						"ply %ld already has a player, '%s': [%%by \"%s\"] "
-						"is ignored",
-						ln->plies, pool_str(a, *slot - 1), c.who);
-					continue;
-				}
-				*slot = pool_add(a, c.who, strlen(c.who)) + 1;
-				/* SICO: nobody plays two plies in a row */
-				if (depth == 0 && nmain >= 2) {
-					size_t prev = a->author[main_moves[nmain - 2]];
-					if (prev && !strcmp(pool_str(a, prev - 1), c.who))
-						problem(a, "annot-by", (long)i, c.off, before,
-							"'%s' played plies %ld and %ld, two in a "
-							"row",
-							c.who, ln->plies - 1, ln->plies);
-				}
-				continue;
-			}
-			struct ev *e = event(a, c.kind, i, &c, depth, before);
-			if (!e)
-				break;
-			if (c.kind == VC_ANNOT_COMMENT) {
-				char small[256];
-				const char *src = c.said ? c.said : it->text;
-				size_t slen = c.said ? c.said_len : it->len;
-				size_t need =
-					c.said ? vc_annot_unquote(src, slen, small, sizeof small)
-					       : vc_annot_plain(src, slen, small, sizeof small);
-				if (!c.said && plain_used++)
-					problem(a, "annot-malformed", (long)i, c.off, before,
-						"a second [%%comment] without its own quoted text "
-						"in one "
-						"comment: both are given the comment's text");
-				if (need < sizeof small) {
-					e->text = pool_add(a, small, need);
-				} else {
-					char *big = malloc(need + 1);
-					if (!big) {
-						a->oom = 1;
-						break;
-					}
-					if (c.said)
-						vc_annot_unquote(src, slen, big, need + 1);
-					else
-						vc_annot_plain(src, slen, big, need + 1);
-					e->text = pool_add(a, big, need);
-					free(big);
-				}
-				e->e.text_len = need;
-				if (!need)
-					problem(a, "annot-malformed", (long)i, c.off, before,
-						"[%%comment \"%s\"] says nothing: the comment has "
-						"no text",
-						c.who);
-				continue;
-			}
-			draw_record(a, &d, e, &c, i, before);
-		}
-	}
-	free(lines);
-	free(main_moves);
+	w.lines[0].last = -1;
+	w.lines[0].plies = 0;
+	for (size_t i = 0; i < nitems && !a->oom; i++)
+		walk_item(&w, i);
+	free(w.lines);
+	free(w.main_moves);
 	if (a->oom)
 		return -1;
-	/* the pool no longer moves: point into it */
-	for (size_t k = 0; k < a->nev; k++) {
-		struct ev *e = &a->ev[k];
-		e->e.who = pool_str(a, e->who);
-		if (e->text != (size_t)-1)
-			e->e.text = pool_str(a, e->text);
-	}
-	for (size_t k = 0; k < a->nprob; k++)
-		a->prob[k].p.message = pool_str(a, a->prob[k].msg);
+	point_into_pool(a);
 	return 0;
 }
 

@@ -444,214 +444,291 @@ static int derived_of(const struct vc_replay *rp, const struct vc_write_opts *o,
 	return n;
 }
 
+/* The state of one build: the game, its replay and the options; where the
+ * comments that open the movetext are; the variations open. */
+struct build {
+	struct vc_canon *c;
+	const struct vc_game *g;
+	const struct vc_replay *rp;
+	const struct vc_write_opts *o;
+	size_t n;           /* the game's items */
+	size_t lead0, lead; /* the comments that open the movetext: items [lead0, lead) */
+	int depth;          /* variations open */
+	int skip;           /* depth inside a variation being left out */
+	struct vc_buf eb, raw_b;
+};
+
+/* Escape lines that open the game, items from 0: they stand before its
+ * tags.  Returns the first item that is none. */
+static size_t add_pre_escapes(struct build *b)
+{
+	size_t i;
+	for (i = 0; i < b->n; i++) {
+		const struct vc_item *it = vc_game_item(b->g, i);
+		if (it->type != VC_IT_ESCAPE)
+			break;
+		if (!b->o->no_comments) {
+			struct vc_cev *e = add_ev(b->c, VC_CE_ESCAPE, (long)i, it->text, it->len);
+			if (e)
+				e->flags = VC_CEF_PRE;
+		}
+	}
+	return i;
+}
+
+/* The tags: the Seven Tag Roster first, then the rest in the order read. */
+static void add_tags(struct build *b)
+{
+	size_t nt = vc_game_tag_count(b->g);
+	for (size_t r = 0; r < VC_NELEM(roster); r++)
+		for (size_t t = 0; t < nt; t++)
+			if (!strcmp(vc_game_tag_name(b->g, t), roster[r])) {
+				const char *v = vc_game_tag_value(b->g, t);
+				add_ev(b->c, VC_CE_TAG, (long)t, v, strlen(v));
+			}
+	for (size_t t = 0; t < nt; t++)
+		if (!in_roster(vc_game_tag_name(b->g, t))) {
+			const char *v = vc_game_tag_value(b->g, t);
+			add_ev(b->c, VC_CE_TAG, (long)t, v, strlen(v));
+		}
+}
+
+/* The comments that open the movetext at item i: [lead0, lead), none of
+ * them marked as ours yet. */
+static void find_leading(struct build *b, size_t i)
+{
+	struct vc_canon *c = b->c;
+	size_t lead = i;
+	while (lead < b->n && vc_game_item(b->g, lead)->type == VC_IT_COMMENT)
+		lead++;
+	if (lead - i > c->capmark) {
+		unsigned char *nm = realloc(c->mark, lead - i);
+		if (!nm) {
+			c->oom = 1;
+			lead = i;
+		} else {
+			c->mark = nm;
+			c->capmark = lead - i;
+		}
+	}
+	if (lead > i)
+		memset(c->mark, 0, lead - i);
+	b->lead0 = i;
+	b->lead = lead;
+}
+
+/* The errors of an invalid game open its movetext.  One that is already
+ * among the comments that open it (written there by an earlier
+ * conversion) is not written again, and that copy counts as ours; so
+ * converting the output again changes nothing, even when some errors went
+ * away with the first conversion (text it could not read, say). */
+static void add_errors(struct build *b)
+{
+	struct vc_canon *c = b->c;
+	if (vc_game_worst(b->g) < VC_SEV_ERROR)
+		return;
+	size_t nd = vc_game_diag_count(b->g);
+	for (size_t d = 0; d < nd; d++) {
+		const struct vc_game_diag *gd = vc_game_diag_at(b->g, d);
+		if (gd->severity < VC_SEV_ERROR)
+			continue;
+		error_text(&b->raw_b, &b->eb, b->g, gd);
+		int found = 0;
+		for (size_t j = b->lead0; j < b->lead && !b->o->no_comments && !found; j++) {
+			const struct vc_item *it = vc_game_item(b->g, j);
+			if (!c->mark[j - b->lead0] &&
+			    norm_eq(it->text, it->len, b->eb.p, b->eb.len))
+				c->mark[j - b->lead0] = found = 1;
+		}
+		if (!found)
+			gen_comment(c, b->eb.p, b->eb.len, VC_CEF_GENERATED);
+	}
+}
+
+/* After replayed move item mi, ending at item *ip: its NAGs, then the
+ * comments derived from the replay (a comment already there that says the
+ * same is taken as that one).  *ip ends at the last item used. */
+static void add_move_extras(struct build *b, struct vc_canon_frame *f, size_t mi, size_t *ip)
+{
+	struct vc_canon *c = b->c;
+	const struct vc_game *g = b->g;
+	size_t i = *ip;
+	while (i + 1 < b->n && vc_game_item(g, i + 1)->type == VC_IT_NAG) {
+		i++;
+		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
+		if (e)
+			e->nag = vc_game_item(g, i)->nag;
+		f->interrupted = 1;
+	}
+	size_t off[2], len[2];
+	int nder = derived_of(b->rp, b->o, mi, &b->eb, off, len);
+	for (int k = 0; k < nder; k++) {
+		const struct vc_item *nx = vc_game_item(g, i + 1);
+		if (!b->o->no_comments && item_is_comment(nx) &&
+		    norm_eq(nx->text, nx->len, b->eb.p + off[k], len[k])) {
+			i++;
+			add_comment(c, (long)i, nx->text, nx->len, VC_CEF_DERIVED);
+		} else {
+			gen_comment(c, b->eb.p + off[k], len[k], VC_CEF_DERIVED);
+		}
+		f->interrupted = 1;
+	}
+	*ip = i;
+}
+
+/* Move item *ip: canonical SAN when it was replayed, with its number, and
+ * after it what add_move_extras adds. */
+static void add_move(struct build *b, struct vc_canon_frame *f, size_t *ip)
+{
+	size_t i = *ip;
+	const struct vc_item *it = vc_game_item(b->g, i);
+	const char *san = vc_replay_san(b->rp, i, b->o->long_algebraic);
+	struct vc_cev *e = san ? add_ev(b->c, VC_CE_MOVE, (long)i, san, strlen(san))
+			       : add_ev(b->c, VC_CE_MOVE, (long)i, it->text, it->len);
+	if (!e)
+		return;
+	int side = f->side;
+	long num = f->num;
+	if (san) {
+		e->flags |= VC_CEF_REPLAYED;
+		vc_replay_numbering(b->rp, i, &side, &num);
+	}
+	e->side = side;
+	e->movenum = num;
+	if (side == 0 || f->interrupted)
+		e->flags |= VC_CEF_NUMBER;
+	f->interrupted = 0;
+	f->has_last = 1;
+	f->last_side = side;
+	f->last_num = num;
+	f->side = !side;
+	f->num = side ? num + 1 : num;
+	if (san)
+		add_move_extras(b, f, i, ip);
+}
+
+/* A '(' at item i: a variation, numbered from the move it replaces (or
+ * left out, with everything up to its ')'). */
+static void add_var_start(struct build *b, struct vc_canon_frame *f, size_t i)
+{
+	if (b->o->no_variations) {
+		b->skip = 1;
+		return;
+	}
+	add_ev(b->c, VC_CE_VAR_START, (long)i, NULL, 0);
+	int s = f->has_last ? f->last_side : f->side;
+	long num = f->has_last ? f->last_num : f->num;
+	struct vc_canon_frame *nf = push_fr(b->c);
+	if (nf) {
+		nf->side = s;
+		nf->num = num;
+	}
+	b->depth++;
+}
+
+/* The events of item *ip and of the items it takes with it; *ip ends at
+ * the last item used. */
+static void add_item(struct build *b, size_t *ip)
+{
+	struct vc_canon *c = b->c;
+	size_t i = *ip;
+	const struct vc_item *it = vc_game_item(b->g, i);
+	struct vc_canon_frame *f = &c->fr[c->nfr - 1];
+	switch (it->type) {
+	case VC_IT_MOVE:
+		add_move(b, f, ip);
+		break;
+	case VC_IT_COMMENT:
+		if (b->o->no_comments)
+			break;
+		add_comment(c, (long)i, it->text, it->len,
+			    i < b->lead && c->mark[i - b->lead0] ? VC_CEF_GENERATED : 0);
+		f->interrupted = 1;
+		break;
+	case VC_IT_ESCAPE:
+		if (b->o->no_comments)
+			break;
+		add_ev(c, VC_CE_ESCAPE, (long)i, it->text, it->len);
+		f->interrupted = 1;
+		break;
+	case VC_IT_NAG: {
+		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
+		if (e)
+			e->nag = it->nag;
+		f->interrupted = 1;
+		break;
+	}
+	case VC_IT_VAR_START:
+		add_var_start(b, f, i);
+		break;
+	case VC_IT_VAR_END:
+		if (b->depth == 0)
+			break; /* the reader reported it */
+		add_ev(c, VC_CE_VAR_END, (long)i, NULL, 0);
+		b->depth--;
+		c->nfr--;
+		c->fr[c->nfr - 1].interrupted = 1;
+		break;
+	}
+}
+
+/* The movetext from item i on. */
+static void add_movetext(struct build *b, size_t i)
+{
+	struct vc_canon *c = b->c;
+	struct vc_canon_frame *f = push_fr(c);
+	if (f)
+		start_of(b->g, &f->side, &f->num);
+	for (; i < b->n && !c->oom; i++) {
+		if (b->skip) {
+			enum vc_item_type t = vc_game_item(b->g, i)->type;
+			if (t == VC_IT_VAR_START)
+				b->skip++;
+			else if (t == VC_IT_VAR_END)
+				b->skip--;
+			continue;
+		}
+		add_item(b, &i);
+	}
+	if (unread_text(&b->raw_b, &b->eb, b->g))
+		gen_comment(c, b->eb.p, b->eb.len, VC_CEF_GENERATED);
+	for (; b->depth > 0; b->depth--)
+		add_ev(c, VC_CE_VAR_END, -1, NULL, 0);
+	const char *res = result_of(b->g);
+	add_ev(c, VC_CE_RESULT, -1, res, strlen(res));
+}
+
 int vc_canon_build(struct vc_canon *c, const struct vc_game *g, const struct vc_replay *rp,
 		   const struct vc_write_opts *opts)
 {
 	struct vc_write_opts o0;
-	const struct vc_write_opts *o = opts;
-	if (!o) {
+	struct build b = { .c = c, .g = g, .rp = rp, .o = opts };
+	if (!b.o) {
 		memset(&o0, 0, sizeof o0);
-		o = &o0;
+		b.o = &o0;
 	}
 	c->n = 0;
 	c->nfr = 0;
 	c->oom = 0;
 	vc_buf_reset(&c->pool);
-	size_t n = vc_game_item_count(g), i = 0;
-	struct vc_buf eb, raw_b;
-	vc_buf_init(&eb);
-	vc_buf_init(&raw_b);
+	b.n = vc_game_item_count(g);
+	vc_buf_init(&b.eb);
+	vc_buf_init(&b.raw_b);
 
-	/* escape lines that open the game stand before its tags */
-	for (; i < n; i++) {
-		const struct vc_item *it = vc_game_item(g, i);
-		if (it->type != VC_IT_ESCAPE)
-			break;
-		if (!o->no_comments) {
-			struct vc_cev *e = add_ev(c, VC_CE_ESCAPE, (long)i, it->text, it->len);
-			if (e)
-				e->flags = VC_CEF_PRE;
-		}
-	}
+	size_t i = add_pre_escapes(&b);
+	if (!b.o->no_tags)
+		add_tags(&b);
+	find_leading(&b, i);
+	add_errors(&b);
+	add_movetext(&b, i);
 
-	if (!o->no_tags) {
-		size_t nt = vc_game_tag_count(g);
-		for (size_t r = 0; r < VC_NELEM(roster); r++)
-			for (size_t t = 0; t < nt; t++)
-				if (!strcmp(vc_game_tag_name(g, t), roster[r])) {
-					const char *v = vc_game_tag_value(g, t);
-					add_ev(c, VC_CE_TAG, (long)t, v, strlen(v));
-				}
-		for (size_t t = 0; t < nt; t++)
-			if (!in_roster(vc_game_tag_name(g, t))) {
-				const char *v = vc_game_tag_value(g, t);
-				add_ev(c, VC_CE_TAG, (long)t, v, strlen(v));
-			}
-	}
-
-	/* The errors of an invalid game open its movetext.  One that is
-	 * already among the comments that open it (written there by an earlier
-	 * conversion) is not written again, and that copy counts as ours; so
-	 * converting the output again changes nothing, even when some errors
-	 * went away with the first conversion (text it could not read, say). */
-	size_t lead0 = i, lead = i;
-	while (lead < n && vc_game_item(g, lead)->type == VC_IT_COMMENT)
-		lead++;
-	if (lead - lead0 > c->capmark) {
-		unsigned char *nm = realloc(c->mark, lead - lead0);
-		if (!nm) {
-			c->oom = 1;
-			lead = lead0;
-		} else {
-			c->mark = nm;
-			c->capmark = lead - lead0;
-		}
-	}
-	if (lead > lead0)
-		memset(c->mark, 0, lead - lead0);
-	if (vc_game_worst(g) >= VC_SEV_ERROR) {
-		size_t nd = vc_game_diag_count(g);
-		for (size_t d = 0; d < nd; d++) {
-			const struct vc_game_diag *gd = vc_game_diag_at(g, d);
-			if (gd->severity < VC_SEV_ERROR)
-				continue;
-			error_text(&raw_b, &eb, g, gd);
-			int found = 0;
-			for (size_t j = lead0; j < lead && !o->no_comments && !found; j++) {
-				const struct vc_item *it = vc_game_item(g, j);
-				if (!c->mark[j - lead0] && norm_eq(it->text, it->len, eb.p, eb.len))
-					c->mark[j - lead0] = found = 1;
-			}
-			if (!found)
-				gen_comment(c, eb.p, eb.len, VC_CEF_GENERATED);
-		}
-	}
-
-	struct vc_canon_frame *f = push_fr(c);
-	if (f)
-		start_of(g, &f->side, &f->num);
-	int skip = 0; /* depth inside a variation being left out */
-	int depth = 0;
-	for (; i < n && !c->oom; i++) {
-		const struct vc_item *it = vc_game_item(g, i);
-		f = &c->fr[c->nfr - 1];
-		if (skip) {
-			if (it->type == VC_IT_VAR_START)
-				skip++;
-			else if (it->type == VC_IT_VAR_END)
-				skip--;
-			continue;
-		}
-		switch (it->type) {
-		case VC_IT_MOVE: {
-			const char *san = vc_replay_san(rp, i, o->long_algebraic);
-			struct vc_cev *e = san ? add_ev(c, VC_CE_MOVE, (long)i, san, strlen(san))
-					       : add_ev(c, VC_CE_MOVE, (long)i, it->text, it->len);
-			if (!e)
-				break;
-			int side = f->side;
-			long num = f->num;
-			if (san) {
-				e->flags |= VC_CEF_REPLAYED;
-				vc_replay_numbering(rp, i, &side, &num);
-			}
-			e->side = side;
-			e->movenum = num;
-			if (side == 0 || f->interrupted)
-				e->flags |= VC_CEF_NUMBER;
-			f->interrupted = 0;
-			f->has_last = 1;
-			f->last_side = side;
-			f->last_num = num;
-			f->side = !side;
-			f->num = side ? num + 1 : num;
-			if (!san)
-				break;
-			size_t mi = i;
-			/* its NAGs, then the comments derived from the replay */
-			while (i + 1 < n && vc_game_item(g, i + 1)->type == VC_IT_NAG) {
-				i++;
-				e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
-				if (e)
-					e->nag = vc_game_item(g, i)->nag;
-				f->interrupted = 1;
-			}
-			size_t off[2], len[2];
-			int nder = derived_of(rp, o, mi, &eb, off, len);
-			for (int k = 0; k < nder; k++) {
-				const struct vc_item *nx = vc_game_item(g, i + 1);
-				if (!o->no_comments && item_is_comment(nx) &&
-				    norm_eq(nx->text, nx->len, eb.p + off[k], len[k])) {
-					i++;
-					add_comment(c, (long)i, nx->text, nx->len, VC_CEF_DERIVED);
-				} else {
-					gen_comment(c, eb.p + off[k], len[k], VC_CEF_DERIVED);
-				}
-				f->interrupted = 1;
-			}
-			break;
-		}
-		case VC_IT_COMMENT:
-			if (o->no_comments)
-				break;
-			add_comment(c, (long)i, it->text, it->len,
-				    i < lead && c->mark[i - lead0] ? VC_CEF_GENERATED : 0);
-			f->interrupted = 1;
-			break;
-		case VC_IT_ESCAPE:
-			if (o->no_comments)
-				break;
-			add_ev(c, VC_CE_ESCAPE, (long)i, it->text, it->len);
-			f->interrupted = 1;
-			break;
-		case VC_IT_NAG: {
-			struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
-			if (e)
-				e->nag = it->nag;
-			f->interrupted = 1;
-			break;
-		}
-		case VC_IT_VAR_START: {
-			if (o->no_variations) {
-				skip = 1;
-				break;
-			}
-			add_ev(c, VC_CE_VAR_START, (long)i, NULL, 0);
-			int s = f->has_last ? f->last_side : f->side;
-			long num = f->has_last ? f->last_num : f->num;
-			struct vc_canon_frame *nf = push_fr(c);
-			if (nf) {
-				nf->side = s;
-				nf->num = num;
-			}
-			depth++;
-			break;
-		}
-		case VC_IT_VAR_END:
-			if (depth == 0)
-				break; /* the reader reported it */
-			add_ev(c, VC_CE_VAR_END, (long)i, NULL, 0);
-			depth--;
-			c->nfr--;
-			c->fr[c->nfr - 1].interrupted = 1;
-			break;
-		}
-	}
-	if (unread_text(&raw_b, &eb, g)) {
-		gen_comment(c, eb.p, eb.len, VC_CEF_GENERATED);
-	}
-	for (; depth > 0; depth--)
-		add_ev(c, VC_CE_VAR_END, -1, NULL, 0);
-	const char *res = result_of(g);
-	add_ev(c, VC_CE_RESULT, -1, res, strlen(res));
-
-	if (eb.oom || raw_b.oom || c->pool.oom)
+	if (b.eb.oom || b.raw_b.oom || c->pool.oom)
 		c->oom = 1;
-	vc_buf_free(&eb);
-	vc_buf_free(&raw_b);
+	vc_buf_free(&b.eb);
+	vc_buf_free(&b.raw_b);
+	/* the pool no longer moves: point into it */
 	for (size_t k = 0; k < c->n; k++)
 		if (c->poff[k] != NONE)
 			c->ev[k].text = c->pool.p + c->poff[k];
 	return c->oom ? -1 : 0;
 }
-

@@ -26,6 +26,7 @@
  * (max_line_bytes) plus one chunk, whatever the size of the input.  No
  * recursion: variations are only counted.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -423,11 +424,63 @@ static void start(struct vc_reader *r)
 	}
 }
 
-/* ---- one game ---- */
+/* ---- one game ----
+ *
+ * Reading a game is a machine of steps, each a function that returns the
+ * step to take next; read_game runs them:
+ *
+ *   first_step     the game's first byte: tags, movetext or garbage
+ *   tag_section    tag lines (and escape lines) up to the movetext
+ *   movetext       moves and the rest, one handler per kind of byte
+ *   after_result   comments on the result's line, up to its end
+ *   at_eof         the input ends inside the game
+ *   garbage        text that is no game, kept like skip_rest's
+ *   skip_rest      after an error that breaks the token stream: the bytes
+ *                  up to the next line that starts a tag section
+ *   too_big        the game passed max_game bytes: cut there
+ *   finish         the checks of a whole game; then its record is closed
+ *
+ * The loops of tag_section, movetext and after_result call a handler for
+ * each token or line end, which returns GO_ON to go on in the loop that
+ * called it, or the step to take instead.  s->p is the scan position: a
+ * handler leaves it past what it read, or, when it stops the loop, where
+ * the next step starts (skip_rest keeps the bytes from there, too_big cuts
+ * there).  The window is refilled only at line ends (line_end,
+ * comment_line_end, skip_rest), which reload its pointers (load), s->p
+ * with them.
+ *
+ * Speed: this is the reader's inner loop.  The handlers of the commonest
+ * tokens (moves, move numbers, comments that end on their line, line ends)
+ * are small and inlined into the loops that call them; what is rare (long
+ * comments, errors, refills) is kept out of them. */
 
+enum step {
+	GO_ON,          /* back to the loop that called the handler */
+	GO_TAGS,        /* tag_section */
+	GO_BEGIN_MOVES, /* begin_movetext, then movetext */
+	GO_MOVES,       /* movetext */
+	GO_AFTER,       /* after_result */
+	GO_EOF,         /* at_eof */
+	GO_GARBAGE,     /* garbage */
+	GO_SKIP,        /* skip_rest */
+	GO_TOO_BIG,     /* too_big */
+	GO_FINISH,      /* finish */
+	GO_DONE,        /* the record is closed: the game is read */
+	GO_OOM          /* out of memory */
+};
+
+/* The state of reading one game. */
 struct rd {
 	struct vc_reader *r;
 	struct vc_game *g;
+	/* the window as pointers, reloaded from r after every refill (load) */
+	const unsigned char *b;   /* r->buf */
+	const unsigned char *lim; /* the end of the complete lines */
+	const unsigned char *end; /* the end of the bytes read: the NUL sentinel */
+	const unsigned char *g0;  /* the game's first byte */
+	const unsigned char *p;   /* the scan position */
+	size_t ge;                /* where the game's raw text ends (window offset), once known */
+	int garbage;              /* the text is no game */
 	int depth;
 	long open_line, open_col; /* the outermost '(' still open */
 	long movenum;             /* written before the next move, 0 none */
@@ -441,28 +494,150 @@ struct rd {
 	int blankline;            /* a blank line came since the last tag */
 };
 
+static void load(struct rd *s)
+{
+	const struct vc_reader *r = s->r;
+	s->b = r->buf;
+	s->p = s->b + r->pos;
+	s->lim = s->b + r->lim;
+	s->end = s->b + r->len;
+	s->g0 = s->b + r->gs;
+}
+
+/* Saves x as the reader's position. */
+static void save(struct rd *s, const unsigned char *x)
+{
+	s->r->pos = (size_t)(x - s->b);
+}
+
+/* The column of x, on the current line. */
+static long col(const struct rd *s, const unsigned char *x)
+{
+	return (long)((x - s->b) - s->r->ls) + 1;
+}
+
+/* The offset of x from the game's first byte. */
+static size_t off(const struct rd *s, const unsigned char *x)
+{
+	return (size_t)(x - s->g0);
+}
+
+/* Is x the first byte of its line? */
+static int at_bol(const struct rd *s, const unsigned char *x)
+{
+	return x - s->b == s->r->ls;
+}
+
+/* Is x a NUL byte of the input, not the sentinel? */
+static int nul_byte(const struct rd *s, const unsigned char *x)
+{
+	return *x == '\0' && x != s->end;
+}
+
 /* Stores an error in the game, up to MAX_DIAGS of them.  Returns 0, or -1
  * when the cap was reached: the caller then stops tokenising. */
-static int err(struct rd *s, const char *code, long line, long col, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static int err(struct rd *s, const char *code, long line, long col, const char *fmt, ...)
+static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
 {
 	size_t n = vc_game_diag_count(s->g);
 	if (n >= MAX_DIAGS)
 		return -1;
 	if (n == MAX_DIAGS - 1) {
-		vc_game_add_diag(s->g, VC_SEV_ERROR, "limit-diags", line, col, 0, NULL,
+		vc_game_add_diag(s->g, VC_SEV_ERROR, "limit-diags", line, column, 0, NULL,
 				 "more than %d problems in this game: the rest of it is not read",
 				 MAX_DIAGS - 1);
 		return -1;
 	}
 	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	vc_game_add_diag(s->g, VC_SEV_ERROR, code, line, column, 0, NULL, "%s", msg);
+	return 0;
+}
+
+static int err(struct rd *s, const char *code, long line, long column, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int err(struct rd *s, const char *code, long line, long column, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	int rc = verr(s, code, line, column, fmt, ap);
 	va_end(ap);
-	vc_game_add_diag(s->g, VC_SEV_ERROR, code, line, col, 0, NULL, "%s", msg);
-	return 0;
+	return rc;
+}
+
+/* err at x on the current line. */
+static int err_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int err_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = verr(s, code, s->r->line, col(s, x), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* err_at, for what only strict reading flags; 0 when not strict. */
+static int strict_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int strict_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+{
+	if (!s->r->strict)
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = verr(s, code, s->r->line, col(s, x), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A line end at x that is a carriage return: flagged once a game, when
+ * strict.  0, or -1 as err. */
+static int crlf(struct rd *s, const unsigned char *x)
+{
+	if (!s->r->strict || s->crlf)
+		return 0;
+	s->crlf = 1;
+	return err_at(s, "strict-crlf", x, "carriage return at the end of a line");
+}
+
+/* The current line is longer than max_line: an error, then skip_rest. */
+static enum step line_too_long(struct rd *s)
+{
+	err(s, "limit-line", s->r->line, (long)s->r->max_line + 1, "line is longer than %zu bytes",
+	    s->r->max_line);
+	return GO_SKIP;
+}
+
+/* Past the line end at x (CR, LF or CRLF): the next line is counted and
+ * starts at the result. */
+static const unsigned char *past_line_end(struct rd *s, const unsigned char *x)
+{
+	if (x[0] == '\r' && x[1] == '\n')
+		x++;
+	x++;
+	s->r->line++;
+	s->r->ls = x - s->b;
+	return x;
+}
+
+/* Refills the window until the line at x is complete: more's answer.  The
+ * window's pointers are reloaded, s->p at x in the new window. */
+static int next_line(struct rd *s, const unsigned char *x, size_t linemax)
+{
+	save(s, x);
+	int rc = more(s->r, linemax);
+	load(s);
+	return rc;
+}
+
+/* Stores an item of n bytes at x, at the position of at on the current line. */
+static struct vc_item *item(struct rd *s, enum vc_item_type type, const unsigned char *x, size_t n,
+			    const unsigned char *at)
+{
+	s->nitems++;
+	return vc_game_build_item(s->g, type, off(s, x), n, s->r->line, col(s, at));
 }
 
 /* Where a game that ends before the line at x (or at the end of the input,
@@ -486,735 +661,836 @@ static size_t trim_end(const struct vc_reader *r, size_t x)
 	return y;
 }
 
-/* Reads one game starting at r->pos (a non-blank byte) into g. */
-static vc_status read_game(struct vc_reader *r, struct vc_game *g)
+/* The game ends before the line at x, which starts the next game. */
+static enum step end_before_line(struct rd *s, const unsigned char *x)
 {
-	struct rd S, *s = &S;
-	memset(s, 0, sizeof S);
-	s->r = r;
-	s->g = g;
-	s->last_move = NONE;
+	save(s, x);
+	s->ge = trim_end(s->r, s->r->pos);
+	return GO_FINISH;
+}
 
-	const unsigned char *b, *p, *lim, *end, *g0, *q, *t;
-	struct vc_item *it;
-	enum { S_TAGS, S_MOVES, S_AFTER } state = S_TAGS, cret = S_MOVES;
-	int garbage = 0, rc;
-	size_t ge = 0;
-	size_t coff = 0; /* game offset of a comment's text */
-	long cline = 0, ccol = 0;
-	int first, prevblank; /* in a comment: on its first line; the last line was blank */
-	int wall;             /* in a move: the wall join was made */
-	size_t n;             /* in a move: its length */
-	const char *res;      /* in a move: the result it is */
-	char qbuf[96];
+/* A tab, in the tag section or in movetext. */
+static enum step tab(struct rd *s)
+{
+	if (strict_at(s, "strict-spacing", s->p, "tab character") < 0)
+		return GO_SKIP;
+	s->p++;
+	return GO_ON;
+}
 
-#define LOAD()                    \
-	do {                      \
-		b = r->buf;       \
-		p = b + r->pos;   \
-		lim = b + r->lim; \
-		end = b + r->len; \
-		g0 = b + r->gs;   \
-	} while (0)
-#define SAVE(x) (r->pos = (size_t)((x) - (b)))
-#define COL(x) ((long)(((x) - (b)) - r->ls) + 1)
-#define OFF(x) ((size_t)((x) - (g0)))
-#define ITEM(type, x, n, tx) \
-	(s->nitems++, it = vc_game_build_item(g, type, OFF(x), (size_t)(n), r->line, COL(tx)))
-#define ERR(code, x, ...)                                           \
-	do {                                                        \
-		if (err(s, code, r->line, COL(x), __VA_ARGS__) < 0) \
-			goto skip;                                  \
-	} while (0)
-#define ERRAT(code, l, c, ...)                           \
-	do {                                             \
-		if (err(s, code, l, c, __VA_ARGS__) < 0) \
-			goto skip;                       \
-	} while (0)
-#define LINE_TOO_LONG()                                                                      \
-	ERRAT("limit-line", r->line, (long)r->max_line + 1, "line is longer than %zu bytes", \
-	      r->max_line)
-#define STRICT(code, x, ...)                       \
-	do {                                       \
-		if (r->strict)                     \
-			ERR(code, x, __VA_ARGS__); \
-	} while (0)
-/* Ends the game before the line at x, which starts the next game. */
-#define END_BEFORE_LINE(x)                \
-	do {                              \
-		SAVE(x);                  \
-		ge = trim_end(r, r->pos); \
-		goto finish;              \
-	} while (0)
-
-	r->gs = r->pos;
-	LOAD();
-	vc_game_build_start(g, r->name, r->number++, r->line);
-	r->games++;
-	if (r->bom) {
-		r->bom = 0;
-		if (r->strict)
-			err(s, "strict-bom", 1, 1, "byte order mark at the start of the input");
+/* A line end in the tag section or in movetext, s->p at it: the next line
+ * is made complete in the window; in movetext, a line that starts a tag
+ * section begins the next game.  (Inline: both loops call it, on every
+ * line.) */
+static inline enum step line_end(struct rd *s)
+{
+	struct vc_reader *r = s->r;
+	const unsigned char *p = s->p;
+	if (p - s->b - r->ls > (ptrdiff_t)r->max_line)
+		return line_too_long(s);
+	if (*p == '\r' && crlf(s, p) < 0)
+		return GO_SKIP;
+	s->p = p = past_line_end(s, p);
+	if (off(s, p) > r->max_game)
+		return GO_TOO_BIG;
+	if (p >= s->lim) {
+		int rc = next_line(s, p, r->max_line);
+		if (rc == 0)
+			return GO_EOF;
+		if (rc == -1)
+			return line_too_long(s);
+		if (rc == -2)
+			return GO_TOO_BIG;
+		p = s->p;
 	}
-
-	if (*p == '%' && p - b == r->ls)
-		goto tags;
-	if (tag_like(p))
-		goto tags;
-	switch (cls[*p]) {
-	case K_DIGIT:
-	case K_MOVE:
-	case K_STAR:
-	case K_DOT:
-	case K_LBRACE:
-	case K_SEMI:
-	case K_DOLLAR:
-	case K_LPAREN:
-		/* Movetext without tags: the whole file may be such a game, but
-		 * between games only a move number starts one. */
-		if (r->games == 1)
-			goto begin_moves;
-		for (q = p; cls[*q] == K_DIGIT; q++)
-			;
-		if (q > p && *q == '.')
-			goto begin_moves;
-		break;
-	default:
-		break;
+	/* an escape line ('%') is seen by the loop that called */
+	if (!s->moves) {
+		if (!s->content)
+			s->blankline = 1;
+		s->content = 0;
+		return GO_ON;
 	}
-	goto garbage;
+	if ((*p == '[' || *p == ' ' || *p == '\t') && tag_like(p))
+		return end_before_line(s, p);
+	return GO_ON;
+}
 
-	/* ---- the tag section (and escape lines before it) ---- */
-tags:
-	for (;;) {
-		switch (cls[*p]) {
-		case K_SP:
-			p++;
-			continue;
-		case K_TAB:
-			STRICT("strict-spacing", p, "tab character");
-			p++;
-			continue;
-		case K_NL:
-			goto nl;
-		case K_NUL:
-			if (p == end)
-				goto eof;
-			goto begin_moves; /* reported there */
-		case K_LBRACKET:
-			break;
-		default:
-			if (*p == '%' && p - b == r->ls)
-				goto escape;
-			goto begin_moves;
-		}
-		/* a tag: [ name "value" ] */
-		const unsigned char *n0, *n1, *v0, *v1;
-		int esc = 0, bol = !s->content;
-		t = p;
-		s->content = 1;
-		q = p + 1;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		n0 = q;
-		while (namech[*q])
-			q++;
-		n1 = q;
-		if (n1 == n0) {
-			if (*q == '\0' && q != end)
-				ERR("nul-byte", q, "NUL byte in input");
-			else
-				ERR("tag-syntax", q, "expected a tag name after '['");
-			goto tag_skip;
-		}
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q != '"') {
-			if (*q == '\0' && q != end)
-				ERR("nul-byte", q, "NUL byte in input");
-			else
-				ERR("tag-syntax", q, "expected '\"' after tag name '%.*s'",
-				    NAMECAP(n1 - n0), (const char *)n0);
-			goto tag_skip;
-		}
-		v0 = ++q;
-		for (;;) {
-			while (!vstop[*q])
-				q++;
-			if (*q != '\\')
-				break;
-			if (q[1] == '"' || q[1] == '\\') {
-				esc = 1;
-				q += 2;
-			} else {
-				q++;
-			}
-		}
-		if (*q != '"') {
-			if (*q == '\0' && q != end)
-				ERR("nul-byte", q, "NUL byte in input");
-			else
-				ERR("tag-syntax", v0 - 1, "value of tag '%.*s' is never closed",
-				    NAMECAP(n1 - n0), (const char *)n0);
-			goto tag_skip;
-		}
-		v1 = q++;
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q != ']') {
-			if (*q == '\0' && q != end)
-				ERR("nul-byte", q, "NUL byte in input");
-			else
-				ERR("tag-syntax", q, "expected ']' after the value of tag '%.*s'",
-				    NAMECAP(n1 - n0), (const char *)n0);
-			goto tag_skip;
-		}
-		q++;
-		/* A tag name the game already has, at the start of a line after a
-		 * blank line, begins the next game: a game with no movetext then
-		 * does not swallow the next game's tags, while a blank line inside
-		 * one tag section (as ChessBase writes) is still read through. */
-		if (bol && s->blankline &&
-		    vc_game_build_has_tag(g, (const char *)n0, (size_t)(n1 - n0)))
-			END_BEFORE_LINE(b + r->ls);
-		s->blankline = 0;
-		s->ntags++;
-		if ((size_t)(n1 - n0) + (size_t)(v1 - v0) > MAX_TAG_BYTES) {
-			ERR("limit-tag-size", t, "tag '%.*s' is longer than %zu bytes",
-			    NAMECAP(n1 - n0), (const char *)n0, MAX_TAG_BYTES);
-		} else if (s->ntags > MAX_TAGS) {
-			if (s->ntags == MAX_TAGS + 1)
-				ERR("limit-tags", t, "more than %d tags: the rest are not stored",
-				    MAX_TAGS);
-		} else if (vc_game_build_tag(g, (const char *)n0, (size_t)(n1 - n0),
-					     (const char *)v0, (size_t)(v1 - v0), esc, r->line,
-					     COL(t)) < 0) {
-			goto oom;
-		}
-		p = q;
-		continue;
-tag_skip:
-		/* the rest of a broken tag line, NUL bytes included */
-		for (;;) {
-			while (!lstop[*q])
-				q++;
-			if (*q != '\0' || q == end)
-				break;
-			q++;
-		}
-		p = q;
-	}
-
-	/* ---- an escape line: '%' in column 1 ---- */
-escape:
+/* An escape line, s->p at its '%' in column 1: its text is an item. */
+static enum step escape_line(struct rd *s)
+{
+	const unsigned char *p = s->p, *q;
 	s->content = 1;
-	STRICT("strict-escape", p, "escape line");
+	if (strict_at(s, "strict-escape", p, "escape line") < 0)
+		return GO_SKIP;
 	for (q = p + 1; !lstop[*q]; q++)
 		;
-	if (!ITEM(VC_IT_ESCAPE, p + 1, q - p - 1, p))
-		goto oom;
-	p = q;
-	if (*p == '\0' && p != end) {
-		ERR("nul-byte", p, "NUL byte in input");
-		if (state != S_TAGS)
-			goto skip;
-		q = p;
-		goto tag_skip;
+	if (!item(s, VC_IT_ESCAPE, p + 1, (size_t)(q - p - 1), p))
+		return GO_OOM;
+	s->p = q;
+	if (nul_byte(s, q)) {
+		if (err_at(s, "nul-byte", q, "NUL byte in input") < 0 || s->moves)
+			return GO_SKIP;
+		/* in the tag section, the rest of the line is dropped */
+		while (!lstop[*q] || nul_byte(s, q))
+			q++;
+		s->p = q;
 	}
-	if (state == S_TAGS)
-		goto tags;
-	goto moves;
+	return GO_ON;
+}
 
-begin_moves:
-	state = S_MOVES;
-	s->moves = 1;
-	if (s->ntags == 0)
-		STRICT("strict-no-tags", p, "movetext without tags");
-	/* fall through */
+/* ---- the tag section ---- */
 
-	/* ---- movetext ---- */
-moves:
+/* A tag as read: [ name "value" ] */
+struct tag {
+	const unsigned char *name, *name_end, *value, *value_end;
+	int esc; /* the value holds \" or \\ */
+};
+
+/* The end of a tag's value at q: its closing '"', or the line end or NUL
+ * where it is cut. */
+static const unsigned char *value_end(const unsigned char *q, int *esc)
+{
 	for (;;) {
-		/* single spaces separate most tokens: no dispatch for them */
-		while (*p == ' ')
-			p++;
+		while (!vstop[*q])
+			q++;
+		if (*q != '\\')
+			return q;
+		if (q[1] == '"' || q[1] == '\\') {
+			*esc = 1;
+			q += 2;
+		} else {
+			q++;
+		}
+	}
+}
+
+/* A tag line that does not read at q: a NUL byte there, or the error fmt
+ * says at at.  The rest of the line, NUL bytes included, is dropped. */
+static enum step broken_tag(struct rd *s, const unsigned char *q, const unsigned char *at,
+			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static enum step broken_tag(struct rd *s, const unsigned char *q, const unsigned char *at,
+			    const char *fmt, ...)
+{
+	int rc;
+	if (nul_byte(s, q)) {
+		rc = err_at(s, "nul-byte", q, "NUL byte in input");
+	} else {
+		va_list ap;
+		va_start(ap, fmt);
+		rc = verr(s, "tag-syntax", s->r->line, col(s, at), fmt, ap);
+		va_end(ap);
+	}
+	if (rc < 0)
+		return GO_SKIP;
+	while (!lstop[*q] || nul_byte(s, q))
+		q++;
+	s->p = q;
+	return GO_ON;
+}
+
+/* A tag read whole, s->p at its '[': stored, or the start of the next game.
+ * bol: the tag is the first thing on its line. */
+static enum step store_tag(struct rd *s, const struct tag *t, int bol)
+{
+	const char *name = (const char *)t->name;
+	size_t nlen = (size_t)(t->name_end - t->name), vlen = (size_t)(t->value_end - t->value);
+	/* A tag name the game already has, at the start of a line after a
+	 * blank line, begins the next game: a game with no movetext then
+	 * does not swallow the next game's tags, while a blank line inside
+	 * one tag section (as ChessBase writes) is still read through. */
+	if (bol && s->blankline && vc_game_build_has_tag(s->g, name, nlen))
+		return end_before_line(s, s->b + s->r->ls);
+	s->blankline = 0;
+	s->ntags++;
+	if (nlen + vlen > MAX_TAG_BYTES) {
+		if (err_at(s, "limit-tag-size", s->p, "tag '%.*s' is longer than %zu bytes",
+			   NAMECAP(nlen), name, MAX_TAG_BYTES) < 0)
+			return GO_SKIP;
+	} else if (s->ntags > MAX_TAGS) {
+		if (s->ntags == MAX_TAGS + 1 &&
+		    err_at(s, "limit-tags", s->p, "more than %d tags: the rest are not stored",
+			   MAX_TAGS) < 0)
+			return GO_SKIP;
+	} else if (vc_game_build_tag(s->g, name, nlen, (const char *)t->value, vlen, t->esc,
+				     s->r->line, col(s, s->p)) < 0) {
+		return GO_OOM;
+	}
+	return GO_ON;
+}
+
+/* A tag line, s->p at its '['. */
+static enum step tag_line(struct rd *s)
+{
+	const unsigned char *q = s->p + 1;
+	struct tag t = { 0 };
+	int bol = !s->content;
+	s->content = 1;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	t.name = q;
+	while (namech[*q])
+		q++;
+	t.name_end = q;
+	if (t.name_end == t.name)
+		return broken_tag(s, q, q, "expected a tag name after '['");
+	int nl = NAMECAP(t.name_end - t.name);
+	const char *name = (const char *)t.name;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q != '"')
+		return broken_tag(s, q, q, "expected '\"' after tag name '%.*s'", nl, name);
+	t.value = ++q;
+	q = value_end(q, &t.esc);
+	if (*q != '"')
+		return broken_tag(s, q, t.value - 1, "value of tag '%.*s' is never closed", nl,
+				  name);
+	t.value_end = q++;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q != ']')
+		return broken_tag(s, q, q, "expected ']' after the value of tag '%.*s'", nl, name);
+	enum step st = store_tag(s, &t, bol);
+	if (st == GO_ON)
+		s->p = q + 1;
+	return st;
+}
+
+/* The tag section, and escape lines before it, up to the first byte of
+ * movetext. */
+static enum step tag_section(struct rd *s)
+{
+	for (;;) {
+		const unsigned char *p = s->p;
+		enum step st;
 		switch (cls[*p]) {
 		case K_SP:
-			p++;
+			s->p = p + 1;
 			continue;
 		case K_TAB:
-			STRICT("strict-spacing", p, "tab character");
-			p++;
-			continue;
+			st = tab(s);
+			break;
 		case K_NL:
-			goto nl;
+			st = line_end(s);
+			break;
 		case K_NUL:
-			if (p == end)
-				goto eof;
-			ERR("nul-byte", p, "NUL byte in input");
-			goto skip;
-		case K_DIGIT:
-			for (q = p; cls[*q] == K_DIGIT; q++)
-				;
-			if (*q != '.')
-				goto move;
-			long num = 0;
-			for (t = p; t < q; t++)
-				num = num < (LONG_MAX - 9) / 10 ? num * 10 + (*t - '0') : LONG_MAX;
-			s->movenum = num;
-			while (*q == '.')
-				q++;
-			if (mvch[*q])
-				STRICT("strict-spacing", q, "no space after move number '%.*s'",
-				       NAMECAP(q - p), (const char *)p);
-			p = q;
-			continue;
-		case K_MOVE:
-		case K_STAR:
-			goto move;
-		case K_DOT:
-			/* "..." alone, as in "12. ... Nf6" */
-			while (*p == '.')
-				p++;
-			continue;
-		case K_LBRACE:
-			cret = S_MOVES;
-			goto comment;
-		case K_SEMI:
-			cret = S_MOVES;
-			goto semicolon;
-		case K_DOLLAR:
-			for (q = p + 1; cls[*q] == K_DIGIT; q++)
-				;
-			if (q == p + 1 || q - p - 1 > 9) {
-				ERR("char-unexpected", p, "unexpected character '$'");
-				goto skip;
-			}
-			if (!ITEM(VC_IT_NAG, p, q - p, p))
-				goto oom;
-			it->nag = atoi((const char *)p + 1);
-			p = q;
-			continue;
-		case K_LPAREN:
-			if (s->depth >= r->max_depth) {
-				ERR("limit-depth", p, "variations nested deeper than %d",
-				    r->max_depth);
-				goto skip;
-			}
-			if (s->depth++ == 0) {
-				s->open_line = r->line;
-				s->open_col = COL(p);
-			}
-			if (!ITEM(VC_IT_VAR_START, p, 1, p))
-				goto oom;
-			s->movenum = 0;
-			s->last_move = NONE;
-			p++;
-			continue;
-		case K_RPAREN:
-			if (s->depth == 0) {
-				ERR("var-unbalanced", p, "unbalanced ')'");
-				p++;
-				continue;
-			}
-			s->depth--;
-			if (!ITEM(VC_IT_VAR_END, p, 1, p))
-				goto oom;
-			s->movenum = 0;
-			s->last_move = NONE;
-			p++;
-			continue;
-		case K_SUFFIX: {
-			/* "e4 !": the suffix of the move just before */
-			const char *sfx;
-			for (q = p; *q == '!' || *q == '?'; q++)
-				;
-			sfx = suffix_of(p, (size_t)(q - p));
-			if (!sfx || s->last_move == NONE || s->last_move + 1 != s->nitems) {
-				ERR("char-unexpected", p, "unexpected character '%c'", *p);
-				goto skip;
-			}
-			it = vc_game_build_item_at(g, s->last_move);
-			if (it->suffix) {
-				ERR("char-unexpected", p, "unexpected character '%c'", *p);
-				goto skip;
-			}
-			it->suffix = sfx;
-			it->suffix_len = (size_t)(q - p);
-			STRICT("strict-spacing", p, "suffix '%s' separated from its move", sfx);
-			p = q;
-			continue;
-		}
+			/* a NUL byte: movetext reports it */
+			return p == s->end ? GO_EOF : GO_BEGIN_MOVES;
+		case K_LBRACKET:
+			st = tag_line(s);
+			break;
 		default:
-			if (*p == '%' && p - b == r->ls)
-				goto escape;
-			ERR("char-unexpected", p, "unexpected character '%s'",
-			    quote(qbuf, p, p + 1));
-			goto skip;
+			if (*p != '%' || !at_bol(s, p))
+				return GO_BEGIN_MOVES;
+			st = escape_line(s);
+			break;
 		}
+		if (st != GO_ON)
+			return st;
 	}
+}
 
-	/* ---- a move, a result or an e.p. mark ---- */
-move:
-	wall = 0;
-	t = p;
-run:
-	while (mvch[*p])
-		p++;
-	if (*p == '(' && (q = paren_join(p)) != NULL) {
-		/* e8=R(a7): promotion by exchange, a move with its parenthesis */
-		p = q;
-		goto run;
+/* ---- comments ---- */
+
+/* A ';' comment, s->p at the ';': its text runs to the end of the line. */
+static enum step semicolon_comment(struct rd *s)
+{
+	const unsigned char *p = s->p, *q;
+	struct vc_item *it;
+	for (q = p + 1; !lstop[*q]; q++)
+		;
+	if (!(it = item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p)))
+		return GO_OOM;
+	it->flags |= VC_IF_SEMICOLON;
+	s->p = q;
+	if (nul_byte(s, q)) {
+		err_at(s, "nul-byte", q, "NUL byte in input");
+		return GO_SKIP;
 	}
-	n = (size_t)(p - t);
-	if (!wall && n <= 2 && t[0] >= 'A' && t[0] <= 'Z' &&
-	    (n == 1 || (t[1] >= 'A' && t[1] <= 'Z')) && p[0] == ' ' && p[1] >= 'a' && p[1] <= 'z' &&
-	    p[2] >= '0' && p[2] <= '9') {
-		/* "W a2b2-a3b3": a wall move written as two tokens */
-		wall = 1;
-		p++;
-		goto run;
+	return GO_ON;
+}
+
+/* A brace comment being read. */
+struct open_comment {
+	size_t off;     /* game offset of its text */
+	long line, col; /* of its '{' */
+	int first;      /* on its first line */
+	int prevblank;  /* the line before was blank */
+};
+
+/* A comment never closed: its text runs to the end of the game (s->ge),
+ * blanks trimmed. */
+static enum step comment_unclosed(struct rd *s, const struct open_comment *c)
+{
+	const unsigned char *t = s->b + s->ge;
+	while (t > s->g0 + c->off && blank[t[-1]])
+		t--;
+	s->nitems++;
+	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c->off, off(s, t) - c->off, c->line, c->col))
+		return GO_OOM;
+	err(s, "comment-unclosed", c->line, c->col, "comment opened here is never closed");
+	s->broke = 1;
+	return GO_FINISH;
+}
+
+/* The comment runs to the end of the input. */
+static enum step comment_at_eof(struct rd *s, const struct open_comment *c)
+{
+	if (s->r->oom)
+		return GO_OOM;
+	save(s, s->end);
+	s->ge = trim_end(s->r, s->r->len);
+	return comment_unclosed(s, c);
+}
+
+/* Is [t, q) blank? */
+static int blank_line(const unsigned char *t, const unsigned char *q)
+{
+	for (; t < q; t++)
+		if (!is_sp(*t))
+			return 0;
+	return 1;
+}
+
+/* A line end at *qp inside a comment: past it, the next line complete in
+ * the window.  A blank line and then a tag line: the comment was never
+ * closed, and the next game starts there. */
+static enum step comment_line_end(struct rd *s, struct open_comment *c, const unsigned char **qp)
+{
+	struct vc_reader *r = s->r;
+	const unsigned char *q = *qp;
+	if (q - s->b - r->ls > (ptrdiff_t)r->max_line) {
+		s->p = q;
+		return line_too_long(s);
 	}
-	res = NULL;
+	if (!c->first)
+		c->prevblank = blank_line(s->b + r->ls, q);
+	c->first = 0;
+	if (*q == '\r' && crlf(s, q) < 0)
+		return GO_SKIP;
+	q = past_line_end(s, q);
+	if (off(s, q) > r->max_game) {
+		s->p = q;
+		return GO_TOO_BIG;
+	}
+	if (q >= s->lim) {
+		int rc = next_line(s, q, r->max_line);
+		q = s->p;
+		if (rc == 0)
+			return comment_at_eof(s, c);
+		if (rc == -1)
+			return line_too_long(s);
+		if (rc == -2)
+			return GO_TOO_BIG;
+	}
+	*qp = q;
+	if (c->prevblank && tag_start(q)) {
+		end_before_line(s, q);
+		return comment_unclosed(s, c);
+	}
+	return GO_ON;
+}
+
+/* A brace comment that does not end on its line, s->p at its '{' and q at
+ * the line end or NUL where its first line stops.  The text runs to the
+ * '}', across lines if need be; s->p stays at the '{' (or where the window
+ * was last refilled) until the comment is closed. */
+static enum step long_comment(struct rd *s, const unsigned char *q)
+{
+	struct open_comment c = { off(s, s->p + 1), s->r->line, col(s, s->p), 1, 0 };
+	for (;;) {
+		if (*q == '\0') {
+			if (q == s->end)
+				return comment_at_eof(s, &c);
+			s->p = q;
+			err_at(s, "nul-byte", q, "NUL byte in input");
+			return GO_SKIP;
+		}
+		enum step st = comment_line_end(s, &c, &q);
+		if (st != GO_ON)
+			return st;
+		q = comment_stop(q);
+		if (*q == '}')
+			break;
+	}
+	s->nitems++;
+	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c.off, off(s, q) - c.off, c.line, c.col))
+		return GO_OOM;
+	s->p = q + 1;
+	return GO_ON;
+}
+
+/* A brace comment, s->p at the '{'.  Most end on the line they open.
+ * (Inline: with clock comments, they are half the items of some archives.) */
+static inline enum step brace_comment(struct rd *s)
+{
+	const unsigned char *p = s->p, *q = comment_stop(p + 1);
+	if (*q != '}')
+		return long_comment(s, q);
+	if (!item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p))
+		return GO_OOM;
+	s->p = q + 1;
+	return GO_ON;
+}
+
+/* ---- movetext ---- */
+
+/* The end of the move token at t: move bytes, with "(air)", "(prison)" or
+ * "(a7)" (promotion by exchange, "e8=R(a7)") joined to them, and once a
+ * wall move written as two tokens ("W a2b2-a3b3"). */
+static const unsigned char *move_end(const unsigned char *t)
+{
+	const unsigned char *p = t, *q;
+	int wall = 0;
+	for (;;) {
+		while (mvch[*p])
+			p++;
+		if (*p == '(' && (q = paren_join(p)) != NULL) {
+			p = q;
+			continue;
+		}
+		size_t n = (size_t)(p - t);
+		if (!wall && n <= 2 && t[0] >= 'A' && t[0] <= 'Z' &&
+		    (n == 1 || (t[1] >= 'A' && t[1] <= 'Z')) && p[0] == ' ' && p[1] >= 'a' &&
+		    p[1] <= 'z' && p[2] >= '0' && p[2] <= '9') {
+			wall = 1;
+			p++;
+			continue;
+		}
+		return p;
+	}
+}
+
+/* The result that the token t[0, n) is, or NULL. */
+static const char *result_token(const unsigned char *t, size_t n)
+{
 	if (n == 1 && t[0] == '*')
-		res = "*";
-	else if (n == 3 && t[1] == '-' && t[0] == '1' && t[2] == '0')
-		res = "1-0";
-	else if (n == 3 && t[1] == '-' && t[0] == '0' && t[2] == '1')
-		res = "0-1";
-	else if (n == 7 && memcmp(t, "1/2-1/2", 7) == 0)
-		res = "1/2-1/2";
-	if (res) {
-		s->movenum = 0;
-		s->last_move = NONE;
-		if (s->depth > 0) {
-			ERR("result-in-variation", t, "result '%s' inside a variation", res);
-			goto moves;
-		}
-		vc_game_build_result(g, res, r->line, COL(t));
-		state = S_AFTER;
-		goto after;
+		return "*";
+	if (n == 3 && t[1] == '-' && t[0] == '1' && t[2] == '0')
+		return "1-0";
+	if (n == 3 && t[1] == '-' && t[0] == '0' && t[2] == '1')
+		return "0-1";
+	if (n == 7 && memcmp(t, "1/2-1/2", 7) == 0)
+		return "1/2-1/2";
+	return NULL;
+}
+
+/* The result res, the token [t, p).  Inside a variation it is an error. */
+static enum step result(struct rd *s, const unsigned char *t, const unsigned char *p,
+			const char *res)
+{
+	s->movenum = 0;
+	s->last_move = NONE;
+	s->p = p;
+	if (s->depth > 0) {
+		if (err_at(s, "result-in-variation", t, "result '%s' inside a variation", res) < 0)
+			return GO_SKIP;
+		return GO_ON;
 	}
-	if ((n == 1 && t[0] == 'e' && p[0] == '.' && p[1] == 'p' && p[2] == '.') ||
-	    (n == 2 && t[0] == 'e' && t[1] == 'p')) {
-		if (n == 1)
-			p += 3;
-		if (s->last_move == NONE || s->last_move + 1 != s->nitems) {
-			ERR("char-unexpected", t, "'%.*s' does not follow a move", (int)(p - t),
-			    (const char *)t);
-			goto skip;
-		}
-		vc_game_build_item_at(g, s->last_move)->flags |= VC_IF_EP_MARK;
-		STRICT("strict-ep-mark", t, "en passant mark '%.*s'", (int)(p - t),
+	vc_game_build_result(s->g, res, s->r->line, col(s, t));
+	return GO_AFTER;
+}
+
+/* An e.p. mark [t, p) ("e.p." or "ep"): a flag of the move just before. */
+static enum step ep_mark(struct rd *s, const unsigned char *t, const unsigned char *p)
+{
+	int n = (int)(p - t);
+	s->p = p;
+	if (s->last_move == NONE || s->last_move + 1 != s->nitems) {
+		err_at(s, "char-unexpected", t, "'%.*s' does not follow a move", n,
 		       (const char *)t);
-		goto moves;
+		return GO_SKIP;
 	}
-	if (!ITEM(VC_IT_MOVE, t, n, t))
-		goto oom;
+	vc_game_build_item_at(s->g, s->last_move)->flags |= VC_IF_EP_MARK;
+	if (strict_at(s, "strict-ep-mark", t, "en passant mark '%.*s'", n, (const char *)t) < 0)
+		return GO_SKIP;
+	return GO_ON;
+}
+
+/* A move [t, p), with the move number before it and a suffix after it. */
+static enum step store_move(struct rd *s, const unsigned char *t, const unsigned char *p)
+{
+	size_t n = (size_t)(p - t);
+	struct vc_item *it = item(s, VC_IT_MOVE, t, n, t);
+	if (!it)
+		return GO_OOM;
 	if (s->movenum) {
 		it->flags |= VC_IF_MOVENUM;
 		it->movenum = s->movenum;
 		s->movenum = 0;
 	}
+	s->p = p;
 	if (n == 2 && ((t[0] == '-' && t[1] == '-') || (t[0] == 'Z' && t[1] == '0'))) {
 		it->flags |= VC_IF_NULL;
-		STRICT("strict-null-move", t, "null move '%.*s'", 2, (const char *)t);
+		if (strict_at(s, "strict-null-move", t, "null move '%.*s'", 2, (const char *)t) < 0)
+			return GO_SKIP;
 	}
 	if (*p == '!' || *p == '?') {
+		const unsigned char *q;
 		for (q = p; *q == '!' || *q == '?'; q++)
 			;
 		it->suffix = suffix_of(p, (size_t)(q - p));
 		if (!it->suffix) {
-			ERR("char-unexpected", p, "unexpected character '%c'", *p);
-			goto skip;
+			err_at(s, "char-unexpected", p, "unexpected character '%c'", *p);
+			return GO_SKIP;
 		}
 		it->suffix_len = (size_t)(q - p);
-		p = q;
+		s->p = q;
 	}
 	s->last_move = s->nitems - 1;
-	goto moves;
+	return GO_ON;
+}
 
-	/* ---- after the result: comments on its line still belong here ---- */
-after:
+/* A move, a result or an e.p. mark, s->p at its first byte. */
+static enum step move(struct rd *s)
+{
+	const unsigned char *t = s->p, *p = move_end(t);
+	size_t n = (size_t)(p - t);
+	const char *res = result_token(t, n);
+	if (res)
+		return result(s, t, p, res);
+	if (n == 1 && t[0] == 'e' && p[0] == '.' && p[1] == 'p' && p[2] == '.')
+		return ep_mark(s, t, p + 3);
+	if (n == 2 && t[0] == 'e' && t[1] == 'p')
+		return ep_mark(s, t, p);
+	return store_move(s, t, p);
+}
+
+/* The end of the digits at p when a dot follows them (a move number),
+ * else NULL. */
+static const unsigned char *number_end(const unsigned char *p)
+{
+	while (cls[*p] == K_DIGIT)
+		p++;
+	return *p == '.' ? p : NULL;
+}
+
+/* A move number ("12." or "12..."), s->p at its first digit, q past them. */
+static enum step move_number(struct rd *s, const unsigned char *q)
+{
+	const unsigned char *p = s->p, *t;
+	long num = 0;
+	for (t = p; t < q; t++)
+		num = num < (LONG_MAX - 9) / 10 ? num * 10 + (*t - '0') : LONG_MAX;
+	s->movenum = num;
+	while (*q == '.')
+		q++;
+	if (mvch[*q] && strict_at(s, "strict-spacing", q, "no space after move number '%.*s'",
+				  NAMECAP(q - p), (const char *)p) < 0)
+		return GO_SKIP;
+	s->p = q;
+	return GO_ON;
+}
+
+/* A NAG, s->p at its '$'. */
+static enum step nag(struct rd *s)
+{
+	const unsigned char *p = s->p, *q;
+	struct vc_item *it;
+	for (q = p + 1; cls[*q] == K_DIGIT; q++)
+		;
+	if (q == p + 1 || q - p - 1 > 9) {
+		err_at(s, "char-unexpected", p, "unexpected character '$'");
+		return GO_SKIP;
+	}
+	if (!(it = item(s, VC_IT_NAG, p, (size_t)(q - p), p)))
+		return GO_OOM;
+	it->nag = atoi((const char *)p + 1);
+	s->p = q;
+	return GO_ON;
+}
+
+/* A suffix written apart from its move ("e4 !"), s->p at it. */
+static enum step lone_suffix(struct rd *s)
+{
+	const unsigned char *p = s->p, *q;
+	for (q = p; *q == '!' || *q == '?'; q++)
+		;
+	const char *sfx = suffix_of(p, (size_t)(q - p));
+	if (!sfx || s->last_move == NONE || s->last_move + 1 != s->nitems) {
+		err_at(s, "char-unexpected", p, "unexpected character '%c'", *p);
+		return GO_SKIP;
+	}
+	struct vc_item *it = vc_game_build_item_at(s->g, s->last_move);
+	if (it->suffix) {
+		err_at(s, "char-unexpected", p, "unexpected character '%c'", *p);
+		return GO_SKIP;
+	}
+	it->suffix = sfx;
+	it->suffix_len = (size_t)(q - p);
+	if (strict_at(s, "strict-spacing", p, "suffix '%s' separated from its move", sfx) < 0)
+		return GO_SKIP;
+	s->p = q;
+	return GO_ON;
+}
+
+/* A '(' that opens a variation. */
+static enum step variation_start(struct rd *s)
+{
+	const unsigned char *p = s->p;
+	if (s->depth >= s->r->max_depth) {
+		err_at(s, "limit-depth", p, "variations nested deeper than %d", s->r->max_depth);
+		return GO_SKIP;
+	}
+	if (s->depth++ == 0) {
+		s->open_line = s->r->line;
+		s->open_col = col(s, p);
+	}
+	if (!item(s, VC_IT_VAR_START, p, 1, p))
+		return GO_OOM;
+	s->movenum = 0;
+	s->last_move = NONE;
+	s->p = p + 1;
+	return GO_ON;
+}
+
+/* A ')' that closes a variation, or one too many. */
+static enum step variation_end(struct rd *s)
+{
+	const unsigned char *p = s->p;
+	if (s->depth == 0) {
+		if (err_at(s, "var-unbalanced", p, "unbalanced ')'") < 0)
+			return GO_SKIP;
+		s->p = p + 1;
+		return GO_ON;
+	}
+	s->depth--;
+	if (!item(s, VC_IT_VAR_END, p, 1, p))
+		return GO_OOM;
+	s->movenum = 0;
+	s->last_move = NONE;
+	s->p = p + 1;
+	return GO_ON;
+}
+
+/* A byte that has no place in movetext. */
+static enum step unexpected(struct rd *s)
+{
+	char qbuf[96];
+	err_at(s, "char-unexpected", s->p, "unexpected character '%s'",
+	       quote(qbuf, s->p, s->p + 1));
+	return GO_SKIP;
+}
+
+/* The movetext begins at s->p. */
+static enum step begin_movetext(struct rd *s)
+{
+	s->moves = 1;
+	if (s->ntags == 0 && strict_at(s, "strict-no-tags", s->p, "movetext without tags") < 0)
+		return GO_SKIP;
+	return GO_MOVES;
+}
+
+/* Movetext: each token to its handler, by its first byte. */
+static enum step movetext(struct rd *s)
+{
 	for (;;) {
+		const unsigned char *p = s->p, *q;
+		enum step st;
+		/* single spaces separate most tokens: no dispatch for them */
+		while (*p == ' ')
+			p++;
+		s->p = p;
+		switch (cls[*p]) {
+		case K_SP:
+			s->p = p + 1;
+			continue;
+		case K_TAB:
+			st = tab(s);
+			break;
+		case K_NL:
+			st = line_end(s);
+			break;
+		case K_NUL:
+			if (p == s->end)
+				return GO_EOF;
+			err_at(s, "nul-byte", p, "NUL byte in input");
+			return GO_SKIP;
+		case K_DIGIT:
+			if ((q = number_end(p)) != NULL) {
+				st = move_number(s, q);
+				break;
+			}
+			/* digits that no dot follows begin a move ("0-1") */
+			/* fall through */
+		case K_MOVE:
+		case K_STAR:
+			st = move(s);
+			break;
+		case K_DOT:
+			/* "..." alone, as in "12. ... Nf6" */
+			while (*p == '.')
+				p++;
+			s->p = p;
+			continue;
+		case K_LBRACE:
+			st = brace_comment(s);
+			break;
+		case K_SEMI:
+			st = semicolon_comment(s);
+			break;
+		case K_DOLLAR:
+			st = nag(s);
+			break;
+		case K_LPAREN:
+			st = variation_start(s);
+			break;
+		case K_RPAREN:
+			st = variation_end(s);
+			break;
+		case K_SUFFIX:
+			st = lone_suffix(s);
+			break;
+		default:
+			st = *p == '%' && at_bol(s, p) ? escape_line(s) : unexpected(s);
+			break;
+		}
+		if (st != GO_ON)
+			return st;
+	}
+}
+
+/* ---- the end of a game ---- */
+
+/* The line end of the result's line: the game ends with it. */
+static enum step result_line_end(struct rd *s)
+{
+	struct vc_reader *r = s->r;
+	const unsigned char *p = s->p;
+	if (p - s->b - r->ls > (ptrdiff_t)r->max_line)
+		err(s, "limit-line", r->line, (long)r->max_line + 1,
+		    "line is longer than %zu bytes", r->max_line);
+	p = past_line_end(s, p);
+	save(s, p);
+	s->ge = r->pos;
+	return GO_FINISH;
+}
+
+/* After the result: comments on its line still belong to the game; more
+ * text on it starts the next game. */
+static enum step after_result(struct rd *s)
+{
+	for (;;) {
+		const unsigned char *p = s->p, *q;
+		enum step st;
 		switch (cls[*p]) {
 		case K_SP:
 		case K_TAB:
-			p++;
+			s->p = p + 1;
 			continue;
 		case K_LBRACE:
-			cret = S_AFTER;
-			goto comment;
+			st = brace_comment(s);
+			break;
 		case K_SEMI:
-			cret = S_AFTER;
-			goto semicolon;
+			st = semicolon_comment(s);
+			break;
 		case K_NL:
-			if (p - b - r->ls > (ptrdiff_t)r->max_line)
-				err(s, "limit-line", r->line, (long)r->max_line + 1,
-				    "line is longer than %zu bytes", r->max_line);
-			if (p[0] == '\r' && p[1] == '\n')
-				p++;
-			p++;
-			r->line++;
-			r->ls = p - b;
-			SAVE(p);
-			ge = r->pos;
-			goto finish;
+			return result_line_end(s);
 		case K_NUL:
-			if (p == end)
-				goto eof;
+			if (p == s->end)
+				return GO_EOF;
 			/* fall through */
 		default:
-			/* more text on the result's line starts the next game */
-			SAVE(p);
-			for (q = p; q > g0 && is_sp(q[-1]); q--)
+			save(s, p);
+			for (q = p; q > s->g0 && is_sp(q[-1]); q--)
 				;
-			ge = (size_t)(q - b);
-			goto finish;
+			s->ge = (size_t)(q - s->b);
+			return GO_FINISH;
 		}
+		if (st != GO_ON)
+			return st;
 	}
+}
 
-	/* ---- comments ---- */
-semicolon:
-	for (q = p + 1; !lstop[*q]; q++)
-		;
-	if (!ITEM(VC_IT_COMMENT, p + 1, q - p - 1, p))
-		goto oom;
-	it->flags |= VC_IF_SEMICOLON;
-	p = q;
-	if (*p == '\0' && p != end) {
-		ERR("nul-byte", p, "NUL byte in input");
-		goto skip;
-	}
-	if (cret == S_AFTER)
-		goto after;
-	goto moves;
-
-comment:
-	/* p at '{'.  The text runs to the '}', across lines if need be. */
-	first = 1;
-	prevblank = 0;
-	cline = r->line;
-	ccol = COL(p);
-	coff = OFF(p + 1);
-	q = p + 1;
-	for (;;) {
-		q = comment_stop(q);
-		if (*q == '}')
-			break;
-		if (*q == '\0') {
-			if (q == end)
-				goto comment_eof;
-			p = q;
-			ERR("nul-byte", p, "NUL byte in input");
-			goto skip;
-		}
-		/* a line end inside the comment */
-		if (q - b - r->ls > (ptrdiff_t)r->max_line) {
-			p = q;
-			LINE_TOO_LONG();
-			goto skip;
-		}
-		if (!first) {
-			prevblank = 1;
-			for (t = b + r->ls; t < q; t++)
-				if (!is_sp(*t)) {
-					prevblank = 0;
-					break;
-				}
-		}
-		first = 0;
-		if (*q == '\r') {
-			if (r->strict && !s->crlf) {
-				s->crlf = 1;
-				ERR("strict-crlf", q, "carriage return at the end of a line");
-			}
-			if (q[1] == '\n')
-				q++;
-		}
-		q++;
-		r->line++;
-		r->ls = q - b;
-		if (OFF(q) > r->max_game) {
-			p = q;
-			goto too_big;
-		}
-		if (q >= lim) {
-			SAVE(q);
-			rc = more(r, r->max_line);
-			LOAD();
-			q = p;
-			if (rc == 0)
-				goto comment_eof;
-			if (rc == -1) {
-				LINE_TOO_LONG();
-				goto skip;
-			}
-			if (rc == -2)
-				goto too_big;
-		}
-		if (prevblank && tag_start(q)) {
-			/* A blank line and a tag: the comment was never closed, and
-			 * the next game starts here. */
-			SAVE(q);
-			ge = trim_end(r, r->pos);
-			t = b + ge;
-			while (t > g0 + coff && blank[t[-1]])
-				t--;
-			s->nitems++;
-			if (!vc_game_build_item(g, VC_IT_COMMENT, coff, OFF(t) - coff, cline, ccol))
-				goto oom;
-			err(s, "comment-unclosed", cline, ccol,
-			    "comment opened here is never closed");
-			s->broke = 1;
-			goto finish;
-		}
-	}
-	s->nitems++;
-	if (!vc_game_build_item(g, VC_IT_COMMENT, coff, OFF(q) - coff, cline, ccol))
-		goto oom;
-	p = q + 1;
-	if (cret == S_AFTER)
-		goto after;
-	goto moves;
-
-comment_eof:
+/* The input ends inside the game. */
+static enum step at_eof(struct rd *s)
+{
+	struct vc_reader *r = s->r;
 	if (r->oom)
-		goto oom;
-	/* The comment runs to the end of the input. */
-	SAVE(end);
-	ge = trim_end(r, r->len);
-	for (t = b + ge; t > g0 + coff && blank[t[-1]]; t--)
-		;
-	s->nitems++;
-	if (!vc_game_build_item(g, VC_IT_COMMENT, coff, OFF(t) - coff, cline, ccol))
-		goto oom;
-	err(s, "comment-unclosed", cline, ccol, "comment opened here is never closed");
-	s->broke = 1;
-	goto finish;
-
-	/* ---- a line end in the tag section or in movetext ---- */
-nl:
-	if (p - b - r->ls > (ptrdiff_t)r->max_line) {
-		LINE_TOO_LONG();
-		goto skip;
-	}
-	if (*p == '\r') {
-		if (r->strict && !s->crlf) {
-			s->crlf = 1;
-			ERR("strict-crlf", p, "carriage return at the end of a line");
-		}
-		if (p[1] == '\n')
-			p++;
-	}
-	p++;
-	r->line++;
-	r->ls = p - b;
-	if (OFF(p) > r->max_game)
-		goto too_big;
-	if (p >= lim) {
-		SAVE(p);
-		rc = more(r, r->max_line);
-		LOAD();
-		if (rc == 0)
-			goto eof;
-		if (rc == -1) {
-			LINE_TOO_LONG();
-			goto skip;
-		}
-		if (rc == -2)
-			goto too_big;
-	}
-	if (state == S_TAGS) {
-		if (!s->content)
-			s->blankline = 1;
-		s->content = 0;
-		if (*p == '%')
-			goto escape;
-		goto tags;
-	}
-	if (*p == '%')
-		goto escape;
-	if ((*p == '[' || *p == ' ' || *p == '\t') && tag_like(p))
-		END_BEFORE_LINE(p);
-	goto moves;
-
-eof:
-	if (r->oom)
-		goto oom;
+		return GO_OOM;
 	/* the last line, which has no line end */
-	if (end - b - r->ls > (ptrdiff_t)r->max_line && !s->broke)
+	if (s->end - s->b - r->ls > (ptrdiff_t)r->max_line && !s->broke)
 		err(s, "limit-line", r->line, (long)r->max_line + 1,
 		    "line is longer than %zu bytes", r->max_line);
-	SAVE(end);
-	ge = trim_end(r, r->len);
-	goto finish;
+	save(s, s->end);
+	s->ge = trim_end(r, r->len);
+	return GO_FINISH;
+}
 
-	/* ---- text that is no game: up to the next tag or escape line ---- */
-garbage:
-	garbage = 1;
-	err(s, "garbage", r->line, COL(p), "text between games is not a game: '%s'",
-	    quote(qbuf, p, end));
-	/* fall through */
+/* Text that is no game: kept up to the next tag or escape line. */
+static enum step garbage(struct rd *s)
+{
+	char qbuf[96];
+	s->garbage = 1;
+	err(s, "garbage", s->r->line, col(s, s->p), "text between games is not a game: '%s'",
+	    quote(qbuf, s->p, s->end));
+	return GO_SKIP;
+}
 
-	/* ---- after an error that breaks the token stream: keep the bytes
-	 * up to the next line that starts a tag section ---- */
-skip:
+/* skip_rest has reached x, the end of the complete lines: more input, or
+ * the step that ends the game. */
+static enum step skip_more(struct rd *s, const unsigned char *x)
+{
+	int rc = next_line(s, x, SIZE_MAX);
+	if (rc == 0)
+		return GO_EOF;
+	if (rc == -2)
+		return GO_TOO_BIG;
+	return GO_ON;
+}
+
+/* After an error that breaks the token stream: the bytes from s->p up to
+ * the next line that starts a tag section (or an escape line, after
+ * garbage) are kept in the game's raw text, unread. */
+static enum step skip_rest(struct rd *s)
+{
+	enum step st;
 	s->broke = 1;
 	for (;;) {
-		if (p >= lim) {
-			SAVE(p);
-			rc = more(r, SIZE_MAX);
-			LOAD();
-			if (rc == 0)
-				goto eof;
-			if (rc == -2)
-				goto too_big;
-		}
+		if (s->p >= s->lim && (st = skip_more(s, s->p)) != GO_ON)
+			return st;
+		const unsigned char *p = s->p;
 		while (!lstop[*p])
 			p++;
 		if (*p == '\0') {
-			if (p == end)
-				continue; /* p >= lim: more input or the end */
-			p++;
+			/* at the sentinel: more input or the end */
+			s->p = p == s->end ? p : p + 1;
 			continue;
 		}
-		if (p[0] == '\r' && p[1] == '\n')
-			p++;
-		p++;
-		r->line++;
-		r->ls = p - b;
-		if (OFF(p) > r->max_game)
-			goto too_big;
-		if (p >= lim) {
-			SAVE(p);
-			rc = more(r, SIZE_MAX);
-			LOAD();
-			if (rc == 0)
-				goto eof;
-			if (rc == -2)
-				goto too_big;
-		}
-		if (tag_like(p) || (garbage && *p == '%'))
-			END_BEFORE_LINE(p);
+		s->p = p = past_line_end(s, p);
+		if (off(s, p) > s->r->max_game)
+			return GO_TOO_BIG;
+		if (p >= s->lim && (st = skip_more(s, p)) != GO_ON)
+			return st;
+		p = s->p;
+		if (tag_like(p) || (s->garbage && *p == '%'))
+			return end_before_line(s, p);
 	}
+}
 
-too_big:
-	/* Keep the first max_game bytes; drop the rest up to the next tag
-	 * line before the next game. */
+/* The game has passed max_game bytes at s->p: the first max_game bytes are
+ * kept, and the rest is dropped up to the next tag line before the next
+ * game (skip_discard). */
+static enum step too_big(struct rd *s)
+{
+	struct vc_reader *r = s->r;
 	err(s, "limit-game-size", r->line, 1,
 	    "game is longer than %zu bytes: its raw text is cut there and the rest is skipped",
 	    r->max_game);
 	s->broke = 1;
-	SAVE(p > end ? end : p);
+	save(s, s->p > s->end ? s->end : s->p);
 	r->skip = 1;
 	r->skip_bol = r->pos == (size_t)r->ls;
-	ge = r->gs + r->max_game;
-	if (ge > r->len)
-		ge = r->len;
-	goto done;
+	s->ge = r->gs + r->max_game;
+	if (s->ge > r->len)
+		s->ge = r->len;
+	return GO_DONE;
+}
 
-finish:
+/* The game has ended at s->ge: the checks of a whole game. */
+static enum step finish(struct rd *s)
+{
+	struct vc_reader *r = s->r;
+	struct vc_game *g = s->g;
 	if (!s->broke) {
 		if (s->depth > 0)
 			err(s, "var-unclosed", s->open_line, s->open_col,
@@ -1229,31 +1505,126 @@ finish:
 			err(s, "strict-no-result", l, c, "game has no result");
 		}
 	}
-	if (ge - r->gs > r->max_game) {
+	if (s->ge - r->gs > r->max_game) {
 		err(s, "limit-game-size", vc_game_line(g), 1,
 		    "game is longer than %zu bytes: its raw text is cut there", r->max_game);
-		ge = r->gs + r->max_game;
+		s->ge = r->gs + r->max_game;
 	}
-done:
-	if (vc_game_build_finish(g, (const char *)r->buf + r->gs, ge - r->gs, garbage) < 0 ||
-	    vc_game_build_oom(g))
-		goto oom;
+	return GO_DONE;
+}
+
+/* ---- a game from its first byte to its record ---- */
+
+/* Where a game begins, s->p at its first byte (not blank): its tags, its
+ * movetext, or text that is no game. */
+static enum step first_step(struct rd *s)
+{
+	const unsigned char *p = s->p, *q;
+	if (*p == '%' && at_bol(s, p))
+		return GO_TAGS;
+	if (tag_like(p))
+		return GO_TAGS;
+	switch (cls[*p]) {
+	case K_DIGIT:
+	case K_MOVE:
+	case K_STAR:
+	case K_DOT:
+	case K_LBRACE:
+	case K_SEMI:
+	case K_DOLLAR:
+	case K_LPAREN:
+		/* Movetext without tags: the whole file may be such a game, but
+		 * between games only a move number starts one. */
+		if (s->r->games == 1)
+			return GO_BEGIN_MOVES;
+		for (q = p; cls[*q] == K_DIGIT; q++)
+			;
+		if (q > p && *q == '.')
+			return GO_BEGIN_MOVES;
+		break;
+	default:
+		break;
+	}
+	return GO_GARBAGE;
+}
+
+/* A game begins at r->pos: its record is started. */
+static void start_game(struct rd *s, struct vc_reader *r, struct vc_game *g)
+{
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	s->g = g;
+	s->last_move = NONE;
+	r->gs = r->pos;
+	load(s);
+	vc_game_build_start(g, r->name, r->number++, r->line);
+	r->games++;
+	if (r->bom) {
+		r->bom = 0;
+		if (r->strict)
+			err(s, "strict-bom", 1, 1, "byte order mark at the start of the input");
+	}
+}
+
+/* The game's record gets its raw text, [gs, ge). */
+static vc_status close_record(struct rd *s)
+{
+	struct vc_reader *r = s->r;
+	if (vc_game_build_finish(s->g, (const char *)r->buf + r->gs, s->ge - r->gs, s->garbage) <
+		    0 ||
+	    vc_game_build_oom(s->g)) {
+		out_of_memory(r);
+		return VC_FATAL;
+	}
 	return VC_OK;
+}
 
-oom:
-	out_of_memory(r);
-	return VC_FATAL;
-
-#undef LOAD
-#undef SAVE
-#undef COL
-#undef OFF
-#undef ITEM
-#undef ERR
-#undef ERRAT
-#undef LINE_TOO_LONG
-#undef STRICT
-#undef END_BEFORE_LINE
+/* Reads one game starting at r->pos (a non-blank byte) into g: runs the
+ * steps until the game is read. */
+static vc_status read_game(struct vc_reader *r, struct vc_game *g)
+{
+	struct rd s;
+	start_game(&s, r, g);
+	enum step st = first_step(&s);
+	for (;;) {
+		switch (st) {
+		case GO_ON: /* cannot be: the loops keep it */
+			assert(!"a step of read_game returned GO_ON");
+			return VC_FATAL;
+		case GO_TAGS:
+			st = tag_section(&s);
+			break;
+		case GO_BEGIN_MOVES:
+			st = begin_movetext(&s);
+			break;
+		case GO_MOVES:
+			st = movetext(&s);
+			break;
+		case GO_AFTER:
+			st = after_result(&s);
+			break;
+		case GO_EOF:
+			st = at_eof(&s);
+			break;
+		case GO_GARBAGE:
+			st = garbage(&s);
+			break;
+		case GO_SKIP:
+			st = skip_rest(&s);
+			break;
+		case GO_TOO_BIG:
+			st = too_big(&s);
+			break;
+		case GO_FINISH:
+			st = finish(&s);
+			break;
+		case GO_DONE:
+			return close_record(&s);
+		case GO_OOM:
+			out_of_memory(r);
+			return VC_FATAL;
+		}
+	}
 }
 
 /* ---- the public face ---- */

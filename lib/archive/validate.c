@@ -1,5 +1,5 @@
 /*
- * replay.c - replays game records through the rules (layer 7 over layers
+ * validate.c - replays game records through the rules (layer 7 over layers
  * 5 and 6): the variant from the Variant tag, the start from FEN/SetUp,
  * every move of the main line and of every variation, marks, move numbers
  * and the result.
@@ -153,19 +153,16 @@ const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, cons
 }
 
 /* Adds a diagnostic to the game and remembers the position it is about. */
-static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
-		  const char *code, long line, long col, long ply, const char *context,
-		  const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+static void vgdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
+		   const char *code, long line, long col, long ply, const char *context,
+		   const char *fmt, va_list ap) __attribute__((format(printf, 9, 0)));
 
-static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
-		  const char *code, long line, long col, long ply, const char *context,
-		  const char *fmt, ...)
+static void vgdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
+		   const char *code, long line, long col, long ply, const char *context,
+		   const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	size_t idx = vc_game_diag_count(g);
 	vc_game_add_diag(g, sev, code, line, col, ply, context, "%s", msg);
 	if (vc_game_diag_count(g) != idx + 1)
@@ -190,6 +187,20 @@ static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity 
 			val->fens[idx] = f;
 		}
 	}
+}
+
+static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
+		  const char *code, long line, long col, long ply, const char *context,
+		  const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+
+static void gdiag(struct vc_validator *val, struct vc_game *g, enum vc_severity sev,
+		  const char *code, long line, long col, long ply, const char *context,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vgdiag(val, g, sev, code, line, col, ply, context, fmt, ap);
+	va_end(ap);
 }
 
 static const char *variant_name_of(const struct vc_game *g, const char *def, char *buf, size_t n)
@@ -333,36 +344,25 @@ static void mp_result(struct vc_validator *val, struct vc_game *g)
 
 /* ---- end of multi-player records ---- */
 
-static const char *result_for(int outcome, int side_to_move)
-{
-	if (outcome == 1)
-		return side_to_move == VC_WHITE ? "0-1" : "1-0";
-	if (outcome == 2)
-		return "1/2-1/2";
-	return NULL;
-}
+/* ---- one game: the stages of vc_validate -------------------------------------------
+ * The variant, the start position, the movetext replayed item by item (a
+ * move's replay in steps: is it due, which move it is, its marks, made),
+ * then the result against the final position. */
 
-vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_game_stats *st)
+/* Chooses the game's variant: val->cur and val->pos are then the
+ * variant's, *cp its cache entry.  VC_OK, or what vc_validate returns. */
+static vc_status choose_variant(struct vc_validator *val, struct vc_game *g,
+				struct vc_game_stats *st, struct cached **cp)
 {
-	struct vc_game_stats dummy;
 	char namebuf[64];
-	if (!st)
-		st = &dummy;
-	memset(st, 0, sizeof *st);
-	clear_fens(val);
-	val->have_pos = 0;
-	if (vc_game_is_garbage(g)) {
-		st->valid = 0;
-		return VC_FAILED;
-	}
 	const char *def = val->opts.default_variant ? val->opts.default_variant : "chess";
 	if (val->opts.force_variant)
 		def = val->opts.force_variant;
 	const char *vname =
 		val->opts.force_variant ? def : variant_name_of(g, def, namebuf, sizeof namebuf);
 	struct cached *c = get_cached(val, vname, vname != def);
-	long line, col;
 	if (!c || c->failed) {
+		long line, col;
 		tag_pos(g, "Variant", &line, &col);
 		if (vname == def) {
 			vc_emit(val->ctx, VC_SEV_FATAL, "variant-unknown", NULL, 0, 0, NULL,
@@ -384,273 +384,462 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 			return VC_FATAL;
 	}
 	val->cur = v;
-	struct vc_position *p = val->pos;
-	int strict = val->opts.strict;
-	enum vc_severity soft = strict ? VC_SEV_ERROR : VC_SEV_WARNING;
+	*cp = c;
+	return VC_OK;
+}
 
-	/* the start position */
+/* The start position from the FEN tag: VC_OK, or VC_FAILED when it does
+ * not read. */
+static vc_status set_up_fen(struct vc_validator *val, struct vc_game *g, const char *fen,
+			    const char *setup, enum vc_severity soft)
+{
+	long line, col;
+	if (setup && strcmp(setup, "1")) {
+		tag_pos(g, "SetUp", &line, &col);
+		gdiag(val, g, soft, "setup-mismatch", line, col, 0, NULL,
+		      "SetUp is '%s' but a FEN tag is present", setup);
+	} else if (!setup && val->opts.strict) {
+		tag_pos(g, "FEN", &line, &col);
+		gdiag(val, g, VC_SEV_ERROR, "strict-no-setup", line, col, 0, NULL,
+		      "FEN tag without a SetUp \"1\" tag");
+	}
+	struct vc_ctx *quiet = vc_ctx_new();
+	vc_status s = vc_position_set_fen(val->pos, quiet, fen);
+	if (s != VC_OK) {
+		tag_pos(g, "FEN", &line, &col);
+		char msg[300];
+		snprintf(msg, sizeof msg, "%s",
+			 quiet ? vc_ctx_last_message(quiet) : "bad position");
+		vc_ctx_free(quiet);
+		gdiag(val, g, VC_SEV_ERROR, "fen-invalid", line, col, 0, NULL,
+		      "position string '%s' does not read: %s", fen, msg);
+		return VC_FAILED;
+	}
+	vc_ctx_free(quiet);
+	return VC_OK;
+}
+
+/* The start position: the FEN tag's, else the variant's setup (c's). */
+static vc_status set_up(struct vc_validator *val, struct vc_game *g, const struct cached *c,
+			enum vc_severity soft)
+{
 	const char *fen = vc_game_tag(g, "FEN");
 	const char *setup = vc_game_tag(g, "SetUp");
-	if (fen) {
-		if (setup && strcmp(setup, "1")) {
-			tag_pos(g, "SetUp", &line, &col);
-			gdiag(val, g, soft, "setup-mismatch", line, col, 0, NULL,
-			      "SetUp is '%s' but a FEN tag is present", setup);
-		} else if (!setup && strict) {
-			tag_pos(g, "FEN", &line, &col);
-			gdiag(val, g, VC_SEV_ERROR, "strict-no-setup", line, col, 0, NULL,
-			      "FEN tag without a SetUp \"1\" tag");
-		}
-		struct vc_ctx *quiet = vc_ctx_new();
-		vc_status s = vc_position_set_fen(p, quiet, fen);
-		if (s != VC_OK) {
-			tag_pos(g, "FEN", &line, &col);
-			char msg[300];
-			snprintf(msg, sizeof msg, "%s", quiet ? vc_ctx_last_message(quiet) : "bad position");
-			vc_ctx_free(quiet);
-			gdiag(val, g, VC_SEV_ERROR, "fen-invalid", line, col, 0, NULL,
-			      "position string '%s' does not read: %s", fen, msg);
-			return VC_FAILED;
-		}
-		vc_ctx_free(quiet);
-	} else {
-		if (setup && !strcmp(setup, "1")) {
-			tag_pos(g, "SetUp", &line, &col);
-			gdiag(val, g, VC_SEV_ERROR, "setup-no-fen", line, col, 0, NULL,
-			      "SetUp \"1\" without a FEN tag: the game starts from the variant's setup");
-		}
-		vc_position_copy(p, c->start);
+	if (fen)
+		return set_up_fen(val, g, fen, setup, soft);
+	if (setup && !strcmp(setup, "1")) {
+		long line, col;
+		tag_pos(g, "SetUp", &line, &col);
+		gdiag(val, g, VC_SEV_ERROR, "setup-no-fen", line, col, 0, NULL,
+		      "SetUp \"1\" without a FEN tag: the game starts from the variant's setup");
 	}
-	val->have_pos = 1;
-	if (mp_begin(val, g, soft) != 0) /* multi-player records */
-		return VC_FATAL;
-	long start_ply = p->ply;
-	int start_side = p->side;
-	long start_move = p->fullmove;
+	vc_position_copy(val->pos, c->start);
+	return VC_OK;
+}
 
+/* The replay of one game's movetext. */
+struct walk {
+	struct vc_validator *val;
+	struct vc_game *g;
+	struct vc_game_stats *st;
+	struct vc_position *p;
+	const struct vc_variant *v;
+	enum vc_severity soft; /* of readings that strict mode makes errors */
+	int strict;
+	long start_ply, start_move; /* of the start position */
+	int start_side;
+	int mated;     /* the main line's last move gave mate */
+	long end_ply;  /* the main line ended by its move of this ply (0: goes on) */
+	char end_text[96]; /* how: "checkmate of Black", "White's king reached the hill" */
+	int cur_check; /* is the side to move in check (-1: not known) */
+	/* the move being replayed: item i, it, at depth; its ply */
+	size_t i;
+	const struct vc_item *it;
+	int depth;
+	long ply;
+	char ctx[160];
+};
+
+/* The move number of the move being replayed. */
+static long move_number(const struct walk *w)
+{
+	return w->start_move + (w->ply - 1 + w->start_side) / 2;
+}
+
+/* A diagnostic about the move being replayed, with its ply and a context
+ * such as "ply 7 '4. Nxe5'". */
+static void move_diag(struct walk *w, enum vc_severity sev, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void move_diag(struct walk *w, enum vc_severity sev, const char *code, const char *fmt, ...)
+{
+	const struct vc_item *it = w->it;
+	int black = (w->ply - 1 + w->start_side) % 2;
+	snprintf(w->ctx, sizeof w->ctx, "ply %ld '%ld.%s %.*s'%s", w->ply, move_number(w),
+		 black ? ".." : "", (int)(it->len > 60 ? 60 : it->len), it->text,
+		 w->depth ? " in a variation" : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vgdiag(w->val, w->g, sev, code, it->line, it->col, w->ply, w->ctx, fmt, ap);
+	va_end(ap);
+}
+
+/* Closes the innermost variation: its moves unmade, the move it replaced
+ * made again. */
+static void pop_frame(struct vc_validator *val)
+{
+	struct vc_position *p = val->pos;
+	struct frame *f = &val->frames[val->nframes - 1];
+	for (int k = 0; k < f->nmade; k++)
+		vc_pos_unmake(p);
+	vc_move saved = f->saved;
+	int has = f->has_saved;
+	val->nframes--;
+	if (has && vc_pos_make(p, &saved) == 0)
+		val->frames[val->nframes - 1].nmade++;
+}
+
+/* A '(' (item it): the variation replaces the last move of its line, which
+ * is unmade; a variation with no move to replace is dead. */
+static vc_status var_start(struct walk *w, const struct vc_item *it, int depth)
+{
+	struct vc_validator *val = w->val;
+	struct vc_position *p = w->p;
+	struct frame *f = &val->frames[val->nframes - 1];
+	int dead = f->dead;
+	vc_move saved;
+	int has = 0;
+	if (!dead) {
+		if (f->nmade == 0 && depth == 0 && p->nundo == 0) {
+			gdiag(val, w->g, VC_SEV_ERROR, "var-misplaced", it->line, it->col, 0, NULL,
+			      "a variation before the first move");
+			dead = 1;
+		} else if (f->nmade == 0) {
+			gdiag(val, w->g, VC_SEV_ERROR, "var-misplaced", it->line, it->col, 0, NULL,
+			      "a variation that starts with another variation");
+			dead = 1;
+		} else {
+			saved = p->undo[p->nundo - 1].m;
+			vc_pos_unmake(p);
+			f->nmade--;
+			has = 1;
+		}
+	}
+	if (push_frame(val) != 0)
+		return VC_FATAL;
+	w->cur_check = -1;
+	f = &val->frames[val->nframes - 1];
+	f->dead = dead;
+	if (has) {
+		f->saved = saved;
+		f->has_saved = 1;
+	}
+	return VC_OK;
+}
+
+/* Has the line of the move ended before it (mate, or a draw agreed on the
+ * main line)?  Then the move is an error, and its line dead. */
+static int line_has_ended(struct walk *w)
+{
+	if (w->depth == 0 && w->end_ply) {
+		if (w->mated)
+			move_diag(w, VC_SEV_ERROR, "move-after-end",
+				  "the game already ended in checkmate");
+		else
+			move_diag(w, VC_SEV_ERROR, "move-after-end",
+				  "the game already ended at ply %ld: %s", w->end_ply, w->end_text);
+		return 1;
+	}
+	if (w->depth == 0 && mp_after_draw(w->val, w->i)) { /* multi-player records */
+		move_diag(w, VC_SEV_ERROR, "move-after-end",
+			  "the game already ended in a draw by agreement");
+		return 1;
+	}
+	return 0;
+}
+
+/* A move that is no move here: has the game ended before it, by a rule
+ * that the replay does not look for after every move (a stalemate, or any
+ * end inside a variation)?  Then 1, the error stored. */
+static int after_end(struct walk *w)
+{
+	struct vc_end e;
+	switch (vc_position_end(w->p, &e)) {
+	case VC_END_NONE:
+		return 0;
+	case VC_END_STALEMATE:
+		move_diag(w, VC_SEV_ERROR, "move-after-end", "the game already ended in stalemate");
+		break;
+	case VC_END_CHECKMATE:
+		move_diag(w, VC_SEV_ERROR, "move-after-end", "the game already ended in checkmate");
+		break;
+	default:
+		move_diag(w, VC_SEV_ERROR, "move-after-end", "the game already ended: %s", e.text);
+	}
+	return 1;
+}
+
+/* The move the item says, into m and san: 0, or 1 when it is no move here
+ * (an error stored). */
+static int read_move(struct walk *w, vc_move *m, struct vc_san *san, int *untested)
+{
+	static __thread char msg[512];
+	const struct vc_item *it = w->it;
+	const char *code = NULL;
+	if (it->flags & VC_IF_NULL) {
+		memset(san, 0, sizeof *san);
+		memset(m, 0, sizeof *m);
+		m->from = m->to = m->from2 = m->to2 = m->aux = -1;
+		m->flags = VC_MF_NULL;
+		if (w->cur_check) {
+			move_diag(w, VC_SEV_ERROR, "move-illegal", "a null move while in check");
+			return 1;
+		}
+		return 0;
+	}
+	if (vc_san_parse(w->v, it->text, it->len, san, &code, msg, sizeof msg) == 0 &&
+	    vc_san_resolve(w->p, san, it->text, it->len, m, untested, &code, msg, sizeof msg) == 0)
+		return 0;
+	if (code && !strncmp(code, "move-", 5) && strcmp(code, "move-syntax") &&
+	    strcmp(code, "move-offboard") && after_end(w))
+		return 1;
+	move_diag(w, VC_SEV_ERROR, code, "%s", msg);
+	return 1;
+}
+
+/* A move whose legality vc_san_resolve left untested: does it leave the
+ * king in check?  0 no, 1 yes (an error stored), -1 out of memory. */
+static int leaves_king(struct walk *w, const vc_move *m)
+{
+	struct vc_position *p = w->p;
+	if (!vc_move_may_expose(p, m, w->cur_check))
+		return 0;
+	int bad = w->cur_check ? vc_move_leaves_check(p, m) : vc_move_exposes(p, m);
+	if (bad <= 0)
+		return bad;
+	if (after_end(w))
+		return 1;
+	move_diag(w, VC_SEV_ERROR, "move-illegal", "'%.*s' would leave the king in check%s",
+		  (int)w->it->len, w->it->text,
+		  vc_position_plies_to_transform(p) == 1 ? " once the board halves swap" : "");
+	return 1;
+}
+
+/* The marks of a move (not a null move) that stand before it is made:
+ * 'x', the castling letters, "e.p.". */
+static void capture_marks(struct walk *w, const vc_move *m, const struct vc_san *san)
+{
+	const struct vc_item *it = w->it;
+	int cap = (m->flags & VC_MF_CAPTURE) != 0;
+	if (san->capture_mark && !cap)
+		move_diag(w, w->soft, "mark-capture", "written as a capture but captures nothing");
+	else if (w->strict && cap && !san->capture_mark && !(m->flags & VC_MF_CASTLE))
+		move_diag(w, VC_SEV_ERROR, "mark-capture", "a capture written without 'x'");
+	if (w->strict && san->castle &&
+	    (memchr(it->text, '0', it->len) != NULL) != w->v->castle_zero)
+		move_diag(w, VC_SEV_ERROR, "strict-castling",
+			  "castling is written %s in this variant",
+			  w->v->castle_zero ? "with zeros (0-0)" : "with the letter O (O-O)");
+	if ((it->flags & VC_IF_EP_MARK) && !(m->flags & VC_MF_EP))
+		move_diag(w, w->soft, "mark-ep",
+			  "marked 'e.p.' but it is not an en-passant capture");
+}
+
+/* After the move m is made: does it give check, does it end the game?  The
+ * marks '+' and '#' against that.  '#' stands for a checkmate, or any move
+ * that ends the game with a winner (a king on the hill, the third check,
+ * an explosion: chessops and vchess write it so); '+' for a check, the
+ * deciding check too (lichess writes the third check so).  A deciding move
+ * that gives no check needs no mark, even in strict mode (lichess writes
+ * none). */
+static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *san)
+{
+	int check = vc_check_after(w->p, m);
+	struct vc_end e;
+	vc_end_mark(w->p, check, &e);
+	int decisive = vc_end_decisive(&e), mate = e.rule == VC_END_CHECKMATE;
+	w->cur_check = check;
+	if (w->depth == 0) {
+		w->mated = mate;
+		w->end_ply = e.rule ? w->ply : 0;
+		snprintf(w->end_text, sizeof w->end_text, "%s", e.text);
+	}
+	if (w->it->flags & VC_IF_NULL)
+		return;
+	if (san->check == 2 && !decisive)
+		move_diag(w, w->soft, "mark-check",
+			  e.rule ? "marked '#' but the game ends in a draw (%s)"
+			  : check ? "marked '#' but it is check, not mate%s"
+				  : "marked '#' but it gives no check%s",
+			  e.text);
+	else if (san->check == 1 && !check)
+		move_diag(w, w->soft, "mark-check", "marked '+' but it gives no check");
+	else if (san->check == 1 && mate)
+		move_diag(w, w->soft, "mark-check", "marked '+' but it is checkmate: '#' is due");
+	else if (w->strict && !san->check && mate)
+		move_diag(w, VC_SEV_ERROR, "mark-check", "checkmate written without '#'");
+	else if (w->strict && !san->check && check)
+		move_diag(w, VC_SEV_ERROR, "mark-check", "check written without '+'");
+}
+
+/* Replays move item i (it) of a line that is alive, at depth: an error
+ * makes the line dead.  VC_OK, or VC_FATAL. */
+static vc_status replay_move(struct walk *w, size_t i, const struct vc_item *it, int depth)
+{
+	struct vc_validator *val = w->val;
+	struct vc_position *p = w->p;
+	struct frame *f = &val->frames[val->nframes - 1];
+	w->i = i;
+	w->it = it;
+	w->depth = depth;
+	w->ply = p->ply - w->start_ply + 1;
+	if (line_has_ended(w)) {
+		f->dead = 1;
+		return VC_OK;
+	}
+	if (w->strict && (it->flags & VC_IF_MOVENUM) && it->movenum != move_number(w))
+		move_diag(w, VC_SEV_ERROR, "strict-move-number", "move number %ld where %ld was due",
+			  it->movenum, move_number(w));
+	vc_move m;
+	struct vc_san san;
+	int untested = 0;
+	if (w->cur_check < 0)
+		w->cur_check = vc_in_check(p, p->side);
+	if (read_move(w, &m, &san, &untested) != 0) {
+		f->dead = 1;
+		return VC_OK;
+	}
+	if (untested) {
+		int bad = leaves_king(w, &m);
+		if (bad < 0)
+			return VC_FATAL;
+		if (bad) {
+			f->dead = 1;
+			return VC_OK;
+		}
+	}
+	if (!(m.flags & VC_MF_NULL))
+		capture_marks(w, &m, &san);
+	if (val->fn) {
+		char sanbuf[96];
+		vc_move_san(p, &m, 0, sanbuf, sizeof sanbuf);
+		val->fn(val->user, w->g, i, p, &m, sanbuf, depth);
+	}
+	if (vc_pos_make(p, &m) != 0)
+		return VC_FATAL;
+	f->nmade++;
+	if (depth == 0)
+		w->st->plies++;
+	else
+		w->st->var_plies++;
+	check_marks(w, &m, &san);
+	return VC_OK;
+}
+
+/* Replays the movetext, item by item, variations included. */
+static vc_status replay(struct walk *w)
+{
+	struct vc_validator *val = w->val;
+	size_t nitems = vc_game_item_count(w->g);
 	val->nframes = 0;
 	if (push_frame(val) != 0)
 		return VC_FATAL;
-	int mated = 0;     /* the main line's last move gave mate */
-	int cur_check = -1; /* is the side to move in check (-1: not known) */
-	size_t nitems = vc_game_item_count(g);
-	static __thread char msg[512];
-	char ctxs[160];
 	for (size_t i = 0; i < nitems; i++) {
-		const struct vc_item *it = vc_game_item(g, i);
-		struct frame *f = &val->frames[val->nframes - 1];
+		const struct vc_item *it = vc_game_item(w->g, i);
 		int depth = val->nframes - 1;
+		vc_status s = VC_OK;
 		if (it->type == VC_IT_VAR_START) {
-			int dead = f->dead;
-			vc_move saved;
-			int has = 0;
-			if (!dead) {
-				if (f->nmade == 0 && depth == 0 && p->nundo == 0) {
-					gdiag(val, g, VC_SEV_ERROR, "var-misplaced", it->line, it->col, 0, NULL,
-					      "a variation before the first move");
-					dead = 1;
-				} else if (f->nmade == 0) {
-					gdiag(val, g, VC_SEV_ERROR, "var-misplaced", it->line, it->col, 0, NULL,
-					      "a variation that starts with another variation");
-					dead = 1;
-				} else {
-					saved = p->undo[p->nundo - 1].m;
-					vc_pos_unmake(p);
-					f->nmade--;
-					has = 1;
-				}
-			}
-			if (push_frame(val) != 0)
-				return VC_FATAL;
-			cur_check = -1;
-			f = &val->frames[val->nframes - 1];
-			f->dead = dead;
-			if (has) {
-				f->saved = saved;
-				f->has_saved = 1;
-			}
-			continue;
-		}
-		if (it->type == VC_IT_VAR_END) {
+			s = var_start(w, it, depth);
+		} else if (it->type == VC_IT_VAR_END) {
 			if (val->nframes <= 1)
 				continue; /* the reader reported it */
-			for (int k = 0; k < f->nmade; k++)
-				vc_pos_unmake(p);
-			vc_move saved = f->saved;
-			int has = f->has_saved;
-			val->nframes--;
-			f = &val->frames[val->nframes - 1];
-			if (has && vc_pos_make(p, &saved) == 0)
-				f->nmade++;
-			cur_check = -1;
-			continue;
+			pop_frame(val);
+			w->cur_check = -1;
+		} else if (it->type == VC_IT_COMMENT) { /* multi-player records */
+			mp_comment(val, w->g, i, w->soft, depth == 0 && w->mated);
+		} else if (it->type == VC_IT_MOVE && !val->frames[val->nframes - 1].dead) {
+			s = replay_move(w, i, it, depth);
 		}
-		if (it->type == VC_IT_COMMENT) /* multi-player records */
-			mp_comment(val, g, i, soft, depth == 0 && mated);
-		if (it->type != VC_IT_MOVE || f->dead)
-			continue;
+		if (s != VC_OK)
+			return s;
+	}
+	return VC_OK;
+}
 
-		long ply = p->ply - start_ply + 1;
-		long mno = start_move + (ply - 1 + start_side) / 2;
-		int black = (ply - 1 + start_side) % 2;
-#define CTX() (snprintf(ctxs, sizeof ctxs, "ply %ld '%ld.%s %.*s'%s", ply, mno, black ? ".." : "", \
-			(int)(it->len > 60 ? 60 : it->len), it->text, depth ? " in a variation" : ""), \
-	       ctxs)
-		if (depth == 0 && mated) {
-			gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
-			      "the game already ended in checkmate");
-			f->dead = 1;
-			continue;
-		}
-		if (depth == 0 && mp_after_draw(val, i)) { /* multi-player records */
-			gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
-			      "the game already ended in a draw by agreement");
-			f->dead = 1;
-			continue;
-		}
-		if (strict && (it->flags & VC_IF_MOVENUM) && it->movenum != mno)
-			gdiag(val, g, VC_SEV_ERROR, "strict-move-number", it->line, it->col, ply, CTX(),
-			      "move number %ld where %ld was due", it->movenum, mno);
-		vc_move m;
-		struct vc_san san;
-		const char *code = NULL;
-		int untested = 0;
-		if (cur_check < 0)
-			cur_check = vc_in_check(p, p->side);
-		if (it->flags & VC_IF_NULL) {
-			memset(&san, 0, sizeof san);
-			memset(&m, 0, sizeof m);
-			m.from = m.to = m.from2 = m.to2 = m.aux = -1;
-			m.flags = VC_MF_NULL;
-			if (cur_check) {
-				gdiag(val, g, VC_SEV_ERROR, "move-illegal", it->line, it->col, ply, CTX(),
-				      "a null move while in check");
-				f->dead = 1;
-				continue;
-			}
-		} else if (vc_san_parse(v, it->text, it->len, &san, &code, msg, sizeof msg) != 0 ||
-			   vc_san_resolve(p, &san, it->text, it->len, &m, &untested, &code, msg,
-					  sizeof msg) != 0) {
-			if (code && !strncmp(code, "move-", 5) && strcmp(code, "move-syntax") &&
-			    strcmp(code, "move-offboard") && !cur_check && !vc_has_legal_move(p)) {
-				code = "move-after-end";
-				snprintf(msg, sizeof msg, "the game already ended in stalemate");
-			}
-			gdiag(val, g, VC_SEV_ERROR, code, it->line, it->col, ply, CTX(), "%s", msg);
-			f->dead = 1;
-			continue;
-		}
-		if (untested && vc_move_may_expose(p, &m, cur_check)) {
-			int bad = cur_check ? vc_move_leaves_check(p, &m) : vc_move_exposes(p, &m);
-			if (bad < 0)
-				return VC_FATAL;
-			if (bad && !cur_check && !vc_has_legal_move(p)) {
-				gdiag(val, g, VC_SEV_ERROR, "move-after-end", it->line, it->col, ply, CTX(),
-				      "the game already ended in stalemate");
-				f->dead = 1;
-				continue;
-			}
-			if (bad) {
-				gdiag(val, g, VC_SEV_ERROR, "move-illegal", it->line, it->col, ply, CTX(),
-				      "'%.*s' would leave the king in check%s", (int)it->len, it->text,
-				      vc_position_plies_to_transform(p) == 1
-					      ? " once the board halves swap"
-					      : "");
-				f->dead = 1;
-				continue;
-			}
-		}
-		if (!(m.flags & VC_MF_NULL)) {
-			int cap = (m.flags & VC_MF_CAPTURE) != 0;
-			if (san.capture_mark && !cap)
-				gdiag(val, g, soft, "mark-capture", it->line, it->col, ply, CTX(),
-				      "written as a capture but captures nothing");
-			else if (strict && cap && !san.capture_mark && !(m.flags & VC_MF_CASTLE))
-				gdiag(val, g, VC_SEV_ERROR, "mark-capture", it->line, it->col, ply, CTX(),
-				      "a capture written without 'x'");
-			if (strict && san.castle && (memchr(it->text, '0', it->len) != NULL) != v->castle_zero)
-				gdiag(val, g, VC_SEV_ERROR, "strict-castling", it->line, it->col, ply, CTX(),
-				      "castling is written %s in this variant",
-				      v->castle_zero ? "with zeros (0-0)" : "with the letter O (O-O)");
-			if ((it->flags & VC_IF_EP_MARK) && !(m.flags & VC_MF_EP))
-				gdiag(val, g, soft, "mark-ep", it->line, it->col, ply, CTX(),
-				      "marked 'e.p.' but it is not an en-passant capture");
-		}
-		if (val->fn) {
-			char sanbuf[96];
-			vc_move_san(p, &m, 0, sanbuf, sizeof sanbuf);
-			val->fn(val->user, g, i, p, &m, sanbuf, depth);
-		}
-		if (vc_pos_make(p, &m) != 0)
-			return VC_FATAL;
-		f->nmade++;
-		if (depth == 0)
-			st->plies++;
-		else
-			st->var_plies++;
-		/* marks: check and mate */
-		int check = vc_check_after(p, &m);
-		int mate = 0;
-		cur_check = check;
-		if (check)
-			mate = !vc_has_legal_move(p);
-		if (depth == 0)
-			mated = mate;
-		if (!(it->flags & VC_IF_NULL)) {
-			if (san.check == 2 && !mate)
-				gdiag(val, g, soft, "mark-check", it->line, it->col, ply, CTX(),
-				      check ? "marked '#' but it is check, not mate"
-					    : "marked '#' but it gives no check");
-			else if (san.check == 1 && !check)
-				gdiag(val, g, soft, "mark-check", it->line, it->col, ply, CTX(),
-				      "marked '+' but it gives no check");
-			else if (san.check == 1 && mate)
-				gdiag(val, g, soft, "mark-check", it->line, it->col, ply, CTX(),
-				      "marked '+' but it is checkmate: '#' is due");
-			else if (strict && !san.check && check)
-				gdiag(val, g, VC_SEV_ERROR, "mark-check", it->line, it->col, ply, CTX(),
-				      mate ? "checkmate written without '#'" : "check written without '+'");
-		}
-#undef CTX
-	}
-	/* back to the end of the main line: close what the reader left open */
-	while (val->nframes > 1) {
-		struct frame *f = &val->frames[val->nframes - 1];
-		for (int k = 0; k < f->nmade; k++)
-			vc_pos_unmake(p);
-		vc_move saved = f->saved;
-		int has = f->has_saved;
-		val->nframes--;
-		if (has && vc_pos_make(p, &saved) == 0)
-			val->frames[val->nframes - 1].nmade++;
-	}
-	/* the result against the final position */
+/* The result against the final position (of the main line): a result
+ * that contradicts how the game ended is an error in strict and lenient
+ * mode alike (the record is wrong, not merely untidy). */
+static void check_result(struct vc_validator *val, struct vc_game *g, enum vc_severity soft)
+{
 	const char *res = vc_game_result(g);
 	const char *tag = vc_game_tag(g, "Result");
+	long rl, rc;
 	if (res && tag && strcmp(res, tag)) {
-		long rl, rc;
 		vc_game_result_pos(g, &rl, &rc);
 		gdiag(val, g, soft, "result-mismatch", rl, rc, 0, NULL,
 		      "the movetext ends in '%s' but the Result tag says '%s'", res, tag);
 	}
-	if (!val->frames[0].dead) {
-		int outcome = vc_position_outcome(p);
-		const char *due = result_for(outcome, p->side);
-		const char *said = res ? res : tag;
-		if (due && said && strcmp(said, "*") && strcmp(said, due)) {
-			long rl, rc;
-			if (res)
-				vc_game_result_pos(g, &rl, &rc);
-			else
-				tag_pos(g, "Result", &rl, &rc);
-			gdiag(val, g, VC_SEV_ERROR, "result-wrong", rl, rc, 0, NULL,
-			      "the game ends in %s but the result is '%s'",
-			      outcome == 1 ? (p->side == VC_WHITE ? "checkmate of White"
-								  : "checkmate of Black")
-					   : "stalemate",
-			      said);
-		}
+	if (val->frames[0].dead)
+		return;
+	struct vc_end e;
+	vc_position_end(val->pos, &e);
+	const char *said = res ? res : tag;
+	if (!e.result || !said || !strcmp(said, "*") || !strcmp(said, e.result))
+		return;
+	if (res)
+		vc_game_result_pos(g, &rl, &rc);
+	else
+		tag_pos(g, "Result", &rl, &rc);
+	if (e.rule == VC_END_CHECKMATE)
+		gdiag(val, g, VC_SEV_ERROR, "result-wrong", rl, rc, 0, NULL,
+		      "the game ends in %s but the result is '%s'", e.text, said);
+	else if (e.rule == VC_END_STALEMATE)
+		gdiag(val, g, VC_SEV_ERROR, "result-wrong", rl, rc, 0, NULL,
+		      "the game ends in %s (%s) but the result is '%s'", e.text, e.result, said);
+	else
+		gdiag(val, g, VC_SEV_ERROR, "result-wrong", rl, rc, 0, NULL,
+		      "the game is over (%s: %s) but the result is '%s'", e.text, e.result, said);
+}
+
+vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_game_stats *st)
+{
+	struct vc_game_stats dummy;
+	struct cached *c;
+	vc_status s;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	clear_fens(val);
+	val->have_pos = 0;
+	if (vc_game_is_garbage(g)) {
+		st->valid = 0;
+		return VC_FAILED;
 	}
+	if ((s = choose_variant(val, g, st, &c)) != VC_OK)
+		return s;
+	enum vc_severity soft = val->opts.strict ? VC_SEV_ERROR : VC_SEV_WARNING;
+	if ((s = set_up(val, g, c, soft)) != VC_OK)
+		return s;
+	val->have_pos = 1;
+	if (mp_begin(val, g, soft) != 0) /* multi-player records */
+		return VC_FATAL;
+	struct vc_position *p = val->pos;
+	struct walk w = { .val = val,
+			  .g = g,
+			  .st = st,
+			  .p = p,
+			  .v = c->v,
+			  .soft = soft,
+			  .strict = val->opts.strict,
+			  .start_ply = p->ply,
+			  .start_move = p->fullmove,
+			  .start_side = p->side,
+			  .cur_check = -1 };
+	if ((s = replay(&w)) != VC_OK)
+		return s;
+	/* back to the end of the main line: close what the reader left open */
+	while (val->nframes > 1)
+		pop_frame(val);
+	check_result(val, g, soft);
 	mp_result(val, g); /* multi-player records */
 	st->valid = vc_game_worst(g) < VC_SEV_ERROR;
 	return st->valid ? VC_OK : VC_FAILED;

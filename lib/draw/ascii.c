@@ -75,6 +75,7 @@ char *vc_position_ascii(const struct vc_position *p)
 	if (left > 0)
 		vc_buf_printf(&b, ", %d %s to the next swap", left, left == 1 ? "ply" : "plies");
 	vc_buf_addc(&b, '\n');
+	vc_draw_end_notes(p, &b);
 	if (b.oom) {
 		vc_buf_free(&b);
 		return NULL;
@@ -217,6 +218,7 @@ static void text_plain(struct textdia *t, const struct vc_position *p)
 	if (left > 0)
 		vc_buf_printf(&t->b, ", %d %s to the next swap", left, left == 1 ? "ply" : "plies");
 	vc_buf_addc(&t->b, '\n');
+	vc_draw_end_notes(p, &t->b);
 }
 
 static void text_dots(struct textdia *t, const struct vc_position *p)

@@ -175,3 +175,43 @@ int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t l
 	}
 	return n < cap ? n : cap;
 }
+
+/* ---- the end rules beneath a diagram ------------------------------------------------ */
+
+int vc_draw_in_region(const struct vc_variant *v, int sq)
+{
+	return v->end.region &&
+	       (vc_bit_test(v->end.region_sq[0], sq) || vc_bit_test(v->end.region_sq[1], sq));
+}
+
+int vc_draw_end_notes(const struct vc_position *p, struct vc_buf *b)
+{
+	const struct vc_variant *v = p->v;
+	int n = 0;
+	if (v->end.checks) {
+		vc_buf_printf(b, "checks to give: White %d, Black %d\n",
+			      v->end.checks - p->checks[0], v->end.checks - p->checks[1]);
+		n++;
+	}
+	if (v->end.region) {
+		char sq[8];
+		int first = 1;
+		vc_buf_adds(b, "goal:");
+		for (int t = 0; t < v->ntypes; t++)
+			if (v->end.region_types >> t & 1) {
+				vc_buf_printf(b, "%s%s", first ? " " : ", ", v->types[t].name);
+				first = 0;
+			}
+		if (v->end.region_name[0])
+			vc_buf_printf(b, " on %s", v->end.region_name);
+		vc_buf_addc(b, ':');
+		for (int s = 0; s < v->nsq; s++)
+			if (vc_draw_in_region(v, s)) {
+				vc_square_name(v, s, sq);
+				vc_buf_printf(b, " %s", sq);
+			}
+		vc_buf_addc(b, '\n');
+		n++;
+	}
+	return n;
+}

@@ -181,7 +181,7 @@ static void layout(struct layout *L, const struct view *w, int rows_min[2][VC_MA
 		L->res_y[!w->top_side] = y;
 		y += res_block_h(L, v, !w->top_side);
 	}
-	if (p && vc_position_plies_to_transform(p) >= 0) {
+	if (p && (vc_position_plies_to_transform(p) >= 0 || v->end.checks)) {
 		L->info_y = y + 0.38 * SQ;
 		y += 0.55 * SQ;
 	}
@@ -214,6 +214,16 @@ static void put_squares(struct vc_sink *out, const struct view *w, const struct 
 			       "height=\"%.5g\"/>\n",
 			       dark ? "dark" : "light", x, y, SQ, SQ);
 	}
+	/* the squares a piece wins by reaching (the hill, the last rank) */
+	for (int sq = 0; sq < v->nsq; sq++)
+		if (vc_draw_in_region(v, sq)) {
+			double x, y;
+			square_xy(w, L, sq, &x, &y);
+			vc_sink_printf(out,
+				       "<rect class=\"region\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" "
+				       "height=\"%.5g\"/>\n",
+				       x + 2, y + 2, SQ - 4, SQ - 4);
+		}
 	vc_sink_printf(
 		out,
 		"<rect class=\"frame\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" height=\"%.5g\"/>\n",
@@ -499,10 +509,15 @@ static void put_info(struct vc_sink *out, const struct view *w, const struct lay
 		return;
 	int left = vc_position_plies_to_transform(p);
 	const struct vc_variant *v = w->v;
-	vc_sink_printf(out, "<text class=\"info\" x=\"%.5g\" y=\"%.5g\">%d %s to the next swap",
-		       L->bx, L->info_y, left, left == 1 ? "ply" : "plies");
-	if (w->o && w->o->last && left == v->swap_period)
-		vc_sink_puts(out, "; the halves have just swapped");
+	vc_sink_printf(out, "<text class=\"info\" x=\"%.5g\" y=\"%.5g\">", L->bx, L->info_y);
+	if (left >= 0) {
+		vc_sink_printf(out, "%d %s to the next swap", left, left == 1 ? "ply" : "plies");
+		if (w->o && w->o->last && left == v->swap_period)
+			vc_sink_puts(out, "; the halves have just swapped");
+	}
+	if (v->end.checks)
+		vc_sink_printf(out, "%schecks to give: White %d, Black %d", left >= 0 ? "; " : "",
+			       v->end.checks - p->checks[0], v->end.checks - p->checks[1]);
 	vc_sink_puts(out, "</text>\n");
 }
 
@@ -556,8 +571,12 @@ static void put_diagram(struct vc_sink *out, const struct view *w, const struct 
 	vc_sink_puts(out, "</g>\n");
 }
 
+/* The rules that only some variants need, added to the style by put_head. */
+static const char region_style[] =
+	"<style>.region{fill:none;stroke:#2b6cb0;stroke-width:3;stroke-dasharray:5 3}</style>\n";
+
 static void put_head(struct vc_sink *out, double w, double h, int size, const char *title,
-		     const char *desc)
+		     const char *desc, const struct vc_variant *v)
 {
 	double pw = size > 0 ? size : w, ph = size > 0 ? size * h / w : h;
 	vc_sink_printf(out,
@@ -574,6 +593,8 @@ static void put_head(struct vc_sink *out, double w, double h, int size, const ch
 		vc_sink_puts(out, "</desc>\n");
 	}
 	vc_sink_puts(out, default_style);
+	if (v && v->end.region)
+		vc_sink_puts(out, region_style);
 	vc_sink_puts(out, "<defs><radialGradient id=\"vc-check\">"
 			  "<stop offset=\"0\" stop-color=\"#ff0000\" stop-opacity=\"1\"/>"
 			  "<stop offset=\".45\" stop-color=\"#e00000\" stop-opacity=\".85\"/>"
@@ -632,7 +653,7 @@ vc_status vc_render_svg(struct vc_ctx *ctx, struct vc_sink *out, const struct vc
 		vc_position_fen(p, fen, need);
 	char head[160];
 	snprintf(head, sizeof head, "%s", p->v->title ? p->v->title : p->v->name);
-	put_head(out, L.w, L.h, o ? o->size : 0, o && o->title ? o->title : head, fen);
+	put_head(out, L.w, L.h, o ? o->size : 0, o && o->title ? o->title : head, fen, p->v);
 	free(fen);
 	put_diagram(out, &w, &L, 0, 0, NULL, -1, -1);
 	vc_sink_puts(out, "</svg>\n");
@@ -674,7 +695,7 @@ vc_status vc_render_svg_piece(struct vc_ctx *ctx, struct vc_sink *out, const str
 	struct layout L;
 	view_init(&w, v, NULL, &oo);
 	layout(&L, &w, NULL);
-	put_head(out, L.w, L.h, oo.size, oo.title, NULL);
+	put_head(out, L.w, L.h, oo.size, oo.title, NULL, v);
 	put_diagram(out, &w, &L, 0, 0, targets, sq, type);
 	vc_sink_puts(out, "</svg>\n");
 	free(targets);
@@ -731,7 +752,7 @@ vc_status vc_render_svg_sheet(struct vc_ctx *ctx, struct vc_sink *out,
 		 title && *title ? title
 		 : v->title      ? v->title
 				 : v->name,
-		 NULL);
+		 NULL, v);
 	if (tfs > 0) {
 		vc_sink_printf(out,
 			       "<text class=\"title\" x=\"%.5g\" y=\"%.5g\" font-size=\"%.4g\">",

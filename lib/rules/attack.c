@@ -38,11 +38,11 @@ static int walk_reaches(const struct vc_position *p, int from, int target)
 	return 0;
 }
 
-/* Is sq attacked by side by (0, 1; 2 neutral pieces)? */
+/* Is sq attacked by side by (0 or 1)? */
 int vc_attacked(const struct vc_position *p, int sq, int by)
 {
 	const struct vc_variant *v = p->v;
-	if ((v->rules & VC_R_EXPLOSION) && by < 2 && v->king_type >= 0) {
+	if ((v->rules & VC_R_EXPLOSION) && v->king_type >= 0) {
 		/* a capture explodes around its square: one next to the
 		 * attacker's own royal piece would blow it away, and a side
 		 * whose royal piece is gone has lost (nothing it attacks counts) */
@@ -57,7 +57,7 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 		return 1;
 	if (!v->attacks_off_tries)
 		return 0;
-	if (v->two_types && by < 2)
+	if (v->two_types)
 		/* a two-square piece attacks every square one of its moves could
 		 * land on */
 		for (int i = 0; i < p->ntwo[by]; i++) {

@@ -62,22 +62,22 @@ static void rule_text(const struct vc_position *p, int rule, int s, int res, cha
 	}
 }
 
-enum vc_end_rule vc_position_end(const struct vc_position *cp, struct vc_end *e)
+/* The end of the game in p, examined as far as "full" asks: without it, a
+ * stalemate that the variant scores as a draw is not looked for (it needs a
+ * search for a legal move; the caller learns of it when the next move does
+ * not read).  p->side's check state is "check". */
+static enum vc_end_rule end_of(struct vc_position *p, int check, int full, struct vc_end *e)
 {
-	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
 	const struct vc_variant *v = p->v;
-	struct vc_end dummy;
 	int s = p->side, res = VC_RES_NONE, rule = VC_END_NONE;
-	if (!e)
-		e = &dummy;
 	memset(e, 0, sizeof *e);
 	if (v->has_end)
 		rule = vc_end_by_rule(p, &s, &res);
 	if (rule) {
 		rule_text(p, rule, s, res, e->text, sizeof e->text);
-	} else if (!vc_has_legal_move(p)) {
+	} else if ((full || check || v->end.stalemate != VC_RES_DRAW) && !vc_has_legal_move(p)) {
 		s = p->side;
-		if (vc_in_check(p, s)) {
+		if (check) {
 			rule = VC_END_CHECKMATE;
 			res = v->end.mate;
 			snprintf(e->text, sizeof e->text, "checkmate of %s", side_name[s]);
@@ -91,4 +91,30 @@ enum vc_end_rule vc_position_end(const struct vc_position *cp, struct vc_end *e)
 	e->side = s;
 	e->result = rule ? result_text(s, res) : NULL;
 	return e->rule;
+}
+
+enum vc_end_rule vc_position_end(const struct vc_position *cp, struct vc_end *e)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	struct vc_end dummy;
+	return end_of(p, vc_in_check(p, p->side), 1, e ? e : &dummy);
+}
+
+int vc_end_decisive(const struct vc_end *e)
+{
+	return e->result && strcmp(e->result, "1/2-1/2") != 0;
+}
+
+const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e)
+{
+	struct vc_end dummy;
+	if (!e)
+		e = &dummy;
+	end_of(p, check, 0, e);
+	return vc_end_decisive(e) ? "#" : check ? "+" : "";
+}
+
+const char *vc_mark_after(struct vc_position *p)
+{
+	return vc_end_mark(p, vc_in_check(p, p->side), NULL);
 }

@@ -62,7 +62,7 @@ static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 static int castle_partner_scan(const struct vc_position *p, int side, int right)
 {
 	const struct vc_variant *v = p->v;
-	int k = p->king[side];
+	int k = vc_castler(p, side);
 	if (k < 0)
 		return -1;
 	if (v->rules & VC_R_SWAP_HALVES) {
@@ -441,11 +441,38 @@ static int read_ep(struct fen_in *in)
 
 /* the half-move clock, the move number, an optional "ply N" (plies already
  * played, for scheduled transformations), and nothing after them */
+/* The checks of a variant that counts them (end rule 'checks'): "W+B", the
+ * checks each side has still to give, before the clocks (python-chess,
+ * Fairy-Stockfish), or "+W+B", the checks given, after them (lichess).
+ * Returns 1 when the field was there, 0 when not, -1 after an error. */
+static int read_checks(struct fen_in *in, int given)
+{
+	const struct vc_variant *v = in->v;
+	const char *at = in->s, *s = in->s;
+	long a, b;
+	if (!v->end.checks || (given && *s++ != '+'))
+		return 0;
+	if (!isdigit((unsigned char)*s) || !read_count(&s, 0, 99, &a) || *s++ != '+' ||
+	    !isdigit((unsigned char)*s) || !read_count(&s, 0, 99, &b))
+		return 0;
+	if (*s && *s != ' ')
+		return 0;
+	if (a > v->end.checks || b > v->end.checks)
+		return fen_err(in, at, "checks must be from 0 to %d", v->end.checks);
+	in->p->checks[VC_WHITE] = (uint8_t)(given ? a : v->end.checks - a);
+	in->p->checks[VC_BLACK] = (uint8_t)(given ? b : v->end.checks - b);
+	in->s = s;
+	skip_spaces(in);
+	return 1;
+}
+
 static int read_counters(struct fen_in *in)
 {
 	struct vc_position *p = in->p;
 	long num;
 	skip_spaces(in);
+	if (read_checks(in, 0) < 0)
+		return -1;
 	if (*in->s) {
 		if (!read_count(&in->s, 0, 100000000, &num))
 			return fen_err(in, in->s,
@@ -474,6 +501,8 @@ static int read_counters(struct fen_in *in)
 		p->ply = num;
 		skip_spaces(in);
 	}
+	if (read_checks(in, 1) < 0)
+		return -1;
 	if (*in->s)
 		return fen_err(in, in->s, "unexpected text '%s' at the end of the position string",
 			       in->s);
@@ -497,15 +526,15 @@ static int read_castling(struct fen_in *in)
 				found = i;
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
-		} else if (uc >= 'A' && uc - 'A' < v->files && p->king[side] >= 0) {
+		} else if (uc >= 'A' && uc - 'A' < v->files && vc_castler(p, side) >= 0) {
 			/* a file letter: the partner on that file of the king's
 			 * rank, on the side it stands */
-			int kf = p->king[side] % v->files, f = uc - 'A';
+			int k = vc_castler(p, side), kf = k % v->files, f = uc - 'A';
 			for (int i = 0; i < v->ncastle; i++)
 				if ((v->castle[i].partner % v->files > v->castle_king % v->files) ==
 				    (f > kf))
 					found = i;
-			psq = vc_sq(v->files, f, p->king[side] / v->files);
+			psq = vc_sq(v->files, f, k / v->files);
 		}
 		if (found < 0)
 			return fen_err(in, at, "unknown castling right '%c'", c);
@@ -525,7 +554,7 @@ static void void_lost_rights(struct vc_position *p)
 			int sq = p->castle[c][i];
 			if (sq < 0)
 				continue;
-			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || p->king[c] < 0 ||
+			if (!p->board[sq] || vc_code_color(p->board[sq]) != c || vc_castler(p, c) < 0 ||
 			    (v->castle_partners &&
 			     !(v->castle_partners >> vc_code_type(p->board[sq]) & 1)))
 				p->castle[c][i] = -1;
@@ -689,6 +718,9 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 		vc_square_name(v, p->ep[i], tmp);
 		vc_buf_adds(&b, tmp);
 	}
+	if (v->end.checks) /* the checks still to give, as python-chess writes them */
+		vc_buf_printf(&b, " %d+%d", v->end.checks - p->checks[VC_WHITE],
+			      v->end.checks - p->checks[VC_BLACK]);
 	vc_buf_printf(&b, " %d %d", (int)p->halfmove, (int)p->fullmove);
 	if (p->ply != 2L * (p->fullmove - 1) + p->side)
 		vc_buf_printf(&b, " ply %ld", p->ply);

@@ -30,6 +30,15 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 	}
 	p->v = v;
 	vc_pos_clear(p);
+	/* the piece that castles is the royal one; in a variant without one
+	 * (giveaway), the piece on castling's king square in the setup: then
+	 * the setup is read again, its rights belonging to that piece */
+	v->castle_type = v->king_type;
+	if (v->king_type < 0 && vc_position_set_fen(p, NULL, v->start_fen) == VC_OK &&
+	    v->ncastle && v->castle_king >= 0 && p->board[v->castle_king]) {
+		v->castle_type = vc_code_type(p->board[v->castle_king]);
+		vc_pos_clear(p);
+	}
 	if (vc_position_set_fen(p, NULL, v->start_fen) != VC_OK) {
 		struct vc_ctx *quiet = vc_ctx_new();
 		vc_position_set_fen(p, quiet, v->start_fen);

@@ -300,10 +300,15 @@ static void gen_castling(struct gen *g)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
-	int side = p->side, ksq = p->king[side];
-	if (ksq < 0 || !v->ncastle)
+	int side = p->side;
+	if (!v->ncastle)
 		return;
-	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	int ksq = vc_castler(p, side);
+	if (ksq < 0)
+		return;
+	/* attacks matter only to a royal piece: one that is not (giveaway)
+	 * castles out of, through and into them */
+	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) || ksq != p->king[side];
 	int checked = -1;
 	for (int i = 0; i < v->ncastle; i++) {
 		int psq = p->castle[side][i];
@@ -355,13 +360,18 @@ static void gen_castling(struct gen *g)
 				checked = vc_attacked(p, ksq, side ^ 1);
 			if (checked)
 				continue;
+			/* the squares the king crosses, with the king lifted off its
+			 * own: a line through its square reaches them once it has
+			 * left (which matters where a king next to the enemy king
+			 * is in no check, as in atomic).  Its destination is judged
+			 * on the board after castling, as every move's is. */
 			int d = kto > ksq ? 1 : -1;
-			for (int sq = ksq + d; kto != ksq && ok; sq += d) {
+			uint8_t *board = ((struct vc_position *)p)->board, kc = board[ksq];
+			board[ksq] = VC_EMPTY;
+			for (int sq = ksq + d; kto != ksq && sq != kto && ok; sq += d)
 				if (vc_attacked(p, sq, side ^ 1))
 					ok = 0;
-				if (sq == kto)
-					break;
-			}
+			board[ksq] = kc;
 			if (!ok)
 				continue;
 		}
@@ -681,6 +691,18 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	if (v->rules & VC_R_FORCED_CAPTURE)
 		k = keep_captures(out, k);
 	return k;
+}
+
+int vc_legal_capture(struct vc_position *p, vc_move *out)
+{
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_legal(p, buf);
+	for (int i = 0; i < n; i++)
+		if (buf[i].flags & VC_MF_CAPTURE) {
+			*out = buf[i];
+			return 1;
+		}
+	return 0;
 }
 
 int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)

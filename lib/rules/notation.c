@@ -35,6 +35,10 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
 	}
 	vc_square_name(v, m->from, a);
+	if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner) {
+		vc_square_name(v, m->aux, b); /* the king takes its partner */
+		return snprintf(buf, n, "%s%s", a, b);
+	}
 	/* the promotion letter only where the move chose it: not for a
 	 * promotion that happens by itself, nor for a piece that turns into
 	 * what it captured (a vampire), whose squares say it all */
@@ -884,8 +888,8 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
  * move is such a legal castling. */
 static int coord_castle(struct vc_position *p, const struct vc_san *san, vc_move *out)
 {
-	if (san->from_sq < 0 || san->from_sq != p->king[p->side] || san->promo >= 0 ||
-	    (san->piece >= 0 && !(p->v->types[san->piece].props & VC_P_ROYAL)))
+	if (san->from_sq < 0 || san->from_sq != vc_castler(p, p->side) || san->promo >= 0 ||
+	    (san->piece >= 0 && san->piece != p->v->castle_type))
 		return 0;
 	int nm = vc_gen_castling(p, rbuf);
 	for (int i = 0; i < nm; i++)
@@ -1138,8 +1142,8 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
  * coordinates.  Then a piece's move: its candidates, and when one of a
  * simple piece remains, the move made of it without generation (the
  * common case: the caller tests its legality); else generation decides. */
-int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
-		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+static int resolve_move(struct vc_position *p, const struct vc_san *san, const char *text,
+			size_t len, vc_move *out, int *untested, const char **code, char *msg, size_t n)
 {
 	const struct vc_variant *v = p->v;
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
@@ -1169,6 +1173,26 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	}
 	struct why w = { p, san, text, tl, t, NULL, cand, nk, code, msg, n };
 	return resolve_generated(&w, out, untested);
+}
+
+int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
+		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
+{
+	if (resolve_move(p, san, text, len, out, untested, code, msg, n) != 0)
+		return -1;
+	/* forced-capture: a move that captures nothing is illegal while a
+	 * capture is possible */
+	if ((p->v->rules & VC_R_FORCED_CAPTURE) && !(out->flags & VC_MF_CAPTURE)) {
+		vc_move c;
+		if (vc_legal_capture(p, &c)) {
+			char cs[64];
+			vc_move_san(p, &c, 0, cs, sizeof cs);
+			return fail(code, "move-illegal", msg, n,
+				    "'%.*s' captures nothing, and a capture is compulsory (%s is one)",
+				    (int)(len > 60 ? 60 : len), text, cs);
+		}
+	}
+	return 0;
 }
 
 /* ---- writing ---- */
@@ -1272,8 +1296,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		}
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
-		if (vc_in_check(p, p->side))
-			PUT("%s", vc_has_legal_move(p) ? "+" : "#");
+		PUT("%s", vc_mark_after(p));
 		vc_pos_unmake(p);
 	}
 #undef PUT

@@ -473,7 +473,7 @@ static void make_exchange(struct vc_position *p, struct vc_undo *u, const vc_mov
 static inline void lose_rights(struct vc_position *p, int side, int mt, int from, int to)
 {
 	const struct vc_variant *v = p->v;
-	if (p->king[side] == to && (v->types[mt].props & VC_P_ROYAL)) {
+	if (mt == v->castle_type) {
 		for (int i = 0; i < v->ncastle; i++)
 			p->castle[side][i] = -1;
 	}
@@ -527,7 +527,7 @@ static void explode(struct vc_position *p, struct vc_undo *u, int to)
 		int col = vc_code_color(c);
 		u->blastold[k][0] = c;
 		u->blastold[k][1] = p->sqf[sq];
-		if (col < 2 && (v->types[vc_code_type(c)].props & VC_P_ROYAL))
+		if (col < 2 && vc_code_type(c) == v->castle_type)
 			for (int i = 0; i < v->ncastle; i++)
 				p->castle[col][i] = -1;
 		for (int s = 0; s < 2; s++)
@@ -599,8 +599,9 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 	if (v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, u);
 	if (v->end.checks && vc_in_check(p, p->side)) {
-		p->hash ^= v->zob_checks[side];
+		p->hash ^= v->zob_checks[side] * p->checks[side];
 		p->checks[side]++;
+		p->hash ^= v->zob_checks[side] * p->checks[side];
 	}
 }
 

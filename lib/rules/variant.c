@@ -25,7 +25,7 @@ struct vc_variant *vc_variant_alloc(void)
 	struct vc_variant *v = vc_calloc(1, sizeof *v);
 	if (!v)
 		return NULL;
-	v->pawn_type = v->king_type = -1;
+	v->pawn_type = v->king_type = v->castle_type = -1;
 	v->drop_mark = '@';
 	for (int t = 0; t < VC_MAXT; t++) {
 		v->types[t].auto_to = -1;
@@ -511,8 +511,12 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 				int wx = w[j][0], wy = w[j][1];
 				if (wx * dx + wy * dy <= 0)
 					continue;
+				/* min counts the first leg as step 1: a square before it
+				 * must be empty and is no destination (a lame leaper's
+				 * leg: the xiangqi horse, {bent: [1, 0], then: [1, 1],
+				 * range: 1, min: 2}) */
 				pa.n = 0;
-				path_add(&pa, first, emitted_first ? VC_PS_TRANSIT : 0);
+				path_add(&pa, first, emitted_first || a->min > 1 ? VC_PS_TRANSIT : 0);
 				emitted_first = 1;
 				int f = of + dx, r = orank + dy;
 				for (int s = 1; s <= maxsteps; s++) {
@@ -520,7 +524,7 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 					r += wy;
 					if (!on_board(v, f, r))
 						break;
-					path_add(&pa, vc_sq(v->files, f, r), 0);
+					path_add(&pa, vc_sq(v->files, f, r), s + 1 < a->min ? VC_PS_TRANSIT : 0);
 				}
 				pb_push(out, pa.n);
 				pb_push(out, modes);

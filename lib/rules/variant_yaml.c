@@ -859,6 +859,13 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				err(l, val, "'drop-mark' must be \"@\" or \"*\"");
 			else
 				v->drop_mark = *s;
+		} else if (key_is(k, "coordinates-castling")) {
+			if (s && !strcmp(s, "king"))
+				v->coord_castle_partner = 0;
+			else if (s && !strcmp(s, "partner"))
+				v->coord_castle_partner = 1;
+			else
+				err(l, val, "'coordinates-castling' must be king or partner");
 		} else if (key_is(k, "castling")) {
 			if (s && !strcmp(s, "O-O"))
 				v->castle_zero = 0;

@@ -233,6 +233,8 @@ struct vc_variant {
 	int ntypes;
 	int pawn_type;      /* first VC_P_PAWN type, -1 */
 	int king_type;      /* first royal type, -1 */
+	int castle_type;    /* the type that castles: the royal one, or in a variant without
+			       one, the one on castling's king square in the setup; -1 */
 	char *start_fen;
 	struct vc_position *start_pos; /* the setup read as a position by load.c, or NULL */
 	unsigned rules;
@@ -303,6 +305,7 @@ struct vc_variant {
 	char sep[2];        /* written between a piece symbol and its square ("-" in Io) */
 	char drop_mark;     /* '@' or '*' */
 	int castle_zero;    /* castling written 0-0 rather than O-O */
+	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	int any_file_alias;     /* some file has an alias letter */
 };
@@ -445,6 +448,20 @@ static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, 
 	return 0;
 }
 
+/* The square of side's piece that castles: its royal piece, or where the
+ * piece that castles is not royal (giveaway), the first one of its type on
+ * the board; -1 if none. */
+static inline int vc_castler(const struct vc_position *p, int side)
+{
+	const struct vc_variant *v = p->v;
+	if (v->castle_type == v->king_type)
+		return p->king[side];
+	for (int i = 0; i < p->npl[side]; i++)
+		if (vc_code_type(p->board[p->plist[side][i]]) == v->castle_type)
+			return p->plist[side][i];
+	return -1;
+}
+
 /* position.c */
 void vc_pos_clear(struct vc_position *p);
 void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags);
@@ -479,6 +496,8 @@ int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
 int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
+/* Is one of the legal moves a capture?  1 and it in *out, or 0. */
+int vc_legal_capture(struct vc_position *p, vc_move *out);
 /* Legal moves into out; returns count. */
 int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,
@@ -558,6 +577,18 @@ int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *tex
 /* Does making m (a pseudo-legal move) need a test of the mover's king?
  * in_check: whether the side to move is in check now. */
 int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);
+/* The mark a move's text ends with, once it is made: "#" when it ends the
+ * game with a winner (checkmate, or a rule of the variant's own: a king
+ * on the hill, the third check, a king blown up), as lichess writes it;
+ * "+" when it gives check; else "". */
+const char *vc_mark_after(struct vc_position *p);
+/* The same, for a side to move whose check state the caller knows
+ * ("check"), and the end found into e (which may be NULL): its rule is
+ * VC_END_NONE while the game goes on, and also for a stalemate that the
+ * variant scores as a draw, which is not looked for (end.c). */
+const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e);
+/* Has the end e a winner? */
+int vc_end_decisive(const struct vc_end *e);
 /* After m was made: is the side to move in check? */
 int vc_check_after(const struct vc_position *p, const vc_move *m);
 

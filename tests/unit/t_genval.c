@@ -218,7 +218,10 @@ static void play_game(struct ctx *c, struct vc_position *p, struct played *g, in
 		for (int i = 0; i < n; i++)
 			note_mechanics(c, &lm[i]);
 		if (n == 0) {
-			g->result = check ? (p->side == VC_WHITE ? "0-1" : "1-0") : "1/2-1/2";
+			struct vc_end e;
+			if (!vc_position_end(p, &e))
+				fail_at(c, p, "no legal move, yet the game is not over", NULL);
+			g->result = e.result ? e.result : "*";
 			break;
 		}
 		/* a special move one time in three when there is one, castling and
@@ -279,9 +282,9 @@ static void play_game(struct ctx *c, struct vc_position *p, struct played *g, in
 		if (bad || full != fast)
 			return;
 	}
-	if (!strcmp(g->result, "*") && vc_position_outcome(p)) /* ended on the last ply */
-		g->result = vc_position_outcome(p) == 1 ? (p->side == VC_WHITE ? "0-1" : "1-0")
-							: "1/2-1/2";
+	struct vc_end e;
+	if (!strcmp(g->result, "*") && vc_position_end(p, &e)) /* ended on the last ply */
+		g->result = e.result;
 }
 
 static char *archive_text(const struct vc_variant *v, const struct played *g, enum form f,
@@ -386,9 +389,18 @@ out:
 /* The mechanics a variant has, which its random games must meet. */
 static unsigned mechanics_of(const struct vc_variant *v, struct vc_position *p)
 {
-	unsigned need = 1u << M_CAPTURE | 1u << M_CHECK;
+	unsigned need = 1u << M_CAPTURE;
+	if (v->king_type >= 0 && (v->types[v->king_type].props & VC_P_ROYAL) &&
+	    !(v->rules & VC_R_NO_CHECK)) /* a check can be given */
+		need |= 1u << M_CHECK;
+	vc_position_start(p);
 	for (int t = 0; t < v->ntypes; t++) {
-		if (v->types[t].promo_choices || v->types[t].auto_to >= 0)
+		/* a piece that promotes, present at the start (or droppable) */
+		int present = (v->rules & VC_R_DROPS) != 0;
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < p->npl[s]; i++)
+				present |= vc_code_type(p->board[p->plist[s][i]]) == t;
+		if (present && (v->types[t].promo_choices || v->types[t].auto_to >= 0))
 			need |= 1u << M_PROMO;
 		if (v->types[t].props & VC_P_TWOSQUARE && !(v->types[t].props & VC_P_IMMOBILE))
 			need |= 1u << M_WALL;
