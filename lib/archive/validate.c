@@ -661,7 +661,8 @@ static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *s
 	if (w->depth == 0) {
 		w->mated = mate;
 		w->end_ply = e.rule ? w->ply : 0;
-		snprintf(w->end_text, sizeof w->end_text, "%s", e.text);
+		if (e.rule) /* rare: a copy for every move would cost */
+			memcpy(w->end_text, e.text, sizeof w->end_text);
 	}
 	if (w->it->flags & VC_IF_NULL)
 		return;

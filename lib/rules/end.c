@@ -70,7 +70,7 @@ static enum vc_end_rule end_of(struct vc_position *p, int check, int full, struc
 {
 	const struct vc_variant *v = p->v;
 	int s = p->side, res = VC_RES_NONE, rule = VC_END_NONE;
-	memset(e, 0, sizeof *e);
+	e->text[0] = 0; /* not the whole of e: this runs after every move replayed */
 	if (v->has_end)
 		rule = vc_end_by_rule(p, &s, &res);
 	if (rule) {

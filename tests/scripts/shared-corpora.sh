@@ -29,7 +29,8 @@ check pgnmentor-gz "$C/standard/pgnmentor-10-players.pgn.gz" 19820 1626897
 check stockfish-book-gz "$C/standard/stockfish-book-8moves.pgn.gz" 34700 ""
 check fischer-crlf "$C/edge-cases/pgnmentor-fischer-crlf.pgn" 827 ""
 for f in utf8-bom chessbase-empty-line kasparov-deep-blue-1997 molinari-bordais-1979 \
-	nepomniachtchi-liren-game1 stockfish-learning anastasian-lewis uci-moves cutechess-fischerrandom; do
+	nepomniachtchi-liren-game1 stockfish-learning anastasian-lewis uci-moves cutechess-fischerrandom \
+	antichess-programfox; do
 	file="$C/edge-cases/$f.pgn"
 	if [ ! -f "$file" ]; then
 		echo "skip edge-$f # $file absent"
