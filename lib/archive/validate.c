@@ -415,6 +415,13 @@ static vc_status set_up_fen(struct vc_validator *val, struct vc_game *g, const c
 		      "position string '%s' does not read: %s", fen, msg);
 		return VC_FAILED;
 	}
+	if (quiet && vc_ctx_count(quiet, VC_SEV_WARNING)) {
+		/* the string read with a warning: a move number 0, as puzzle
+		 * tools write, read as 1 */
+		tag_pos(g, "FEN", &line, &col);
+		gdiag(val, g, soft, "fen-move-zero", line, col, 0, NULL,
+		      "position string '%s': %s", fen, vc_ctx_last_message(quiet));
+	}
 	vc_ctx_free(quiet);
 	return VC_OK;
 }
