@@ -496,6 +496,9 @@ struct rd {
 	int crlf;                 /* strict-crlf was stored */
 	int content;              /* the current line had something (tag section) */
 	int blankline;            /* a blank line came since the last tag */
+	/* names of broken tag lines (game offsets, lengths), the first few */
+	size_t broken_name[4], broken_len[4];
+	int nbroken;
 };
 
 static void load(struct rd *s)
@@ -877,6 +880,26 @@ static const unsigned char *quotes_inside(struct rd *s, struct tag *t)
 	return q;
 }
 
+/* Notes the name of t, a broken tag line, so that the same name after a
+ * blank line begins the next game, as a tag it stored would.  Returns 1. */
+static int broken_name(struct rd *s, const struct tag *t)
+{
+	if (s->nbroken < (int)VC_NELEM(s->broken_name)) {
+		s->broken_name[s->nbroken] = off(s, t->name);
+		s->broken_len[s->nbroken++] = (size_t)(t->name_end - t->name);
+	}
+	return 1;
+}
+
+/* Did a broken tag line of this game name the tag name[0, nlen)? */
+static int broken_has(const struct rd *s, const char *name, size_t nlen)
+{
+	for (int i = 0; i < s->nbroken; i++)
+		if (s->broken_len[i] == nlen && !memcmp(s->g0 + s->broken_name[i], name, nlen))
+			return 1;
+	return 0;
+}
+
 /* A tag read whole, s->p at its '[': stored, or the start of the next game.
  * bol: the tag is the first thing on its line. */
 static enum step store_tag(struct rd *s, const struct tag *t, int bol)
@@ -887,7 +910,8 @@ static enum step store_tag(struct rd *s, const struct tag *t, int bol)
 	 * blank line, begins the next game: a game with no movetext then
 	 * does not swallow the next game's tags, while a blank line inside
 	 * one tag section (as ChessBase writes) is still read through. */
-	if (bol && s->blankline && vc_game_build_has_tag(s->g, name, nlen))
+	if (bol && s->blankline &&
+	    (vc_game_build_has_tag(s->g, name, nlen) || broken_has(s, name, nlen)))
 		return end_before_line(s, s->b + s->r->ls);
 	s->blankline = 0;
 	s->ntags++;
@@ -926,11 +950,11 @@ static enum step tag_line(struct rd *s)
 	const char *name = (const char *)t.name;
 	while (*q == ' ' || *q == '\t')
 		q++;
-	if (*q != '"')
+	if (*q != '"' && broken_name(s, &t))
 		return broken_tag(s, q, q, "expected '\"' after tag name '%.*s'", nl, name);
 	t.value = ++q;
 	q = value_end(q, &t.esc);
-	if (*q != '"')
+	if (*q != '"' && broken_name(s, &t))
 		return broken_tag(s, q, t.value - 1, "value of tag '%.*s' is never closed", nl,
 				  name);
 	t.value_end = q++;
@@ -938,7 +962,7 @@ static enum step tag_line(struct rd *s)
 		q++;
 	if (*q != ']' && (q = quotes_inside(s, &t)) == NULL)
 		return GO_SKIP;
-	if (*q != ']')
+	if (*q != ']' && broken_name(s, &t))
 		return broken_tag(s, q, q, "expected ']' after the value of tag '%.*s'", nl, name);
 	enum step st = store_tag(s, &t, bol);
 	if (st == GO_ON)

@@ -661,6 +661,17 @@ VT_TEST(writers_meant)
 	VT_CHECK(vc_game_item(g, 2)->flags & VC_IF_EP_MARK);
 	vc_reader_close(r);
 
+	/* a broken tag line's name, repeated after a blank line, begins the
+	 * next game, as a stored tag's does */
+	const char *in5 = "[Event broken]\n\n[Event \"next\"]\n\n1. e4 *\n";
+	r = open_text(in5, strlen(in5), NULL);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_code(g, "tag-syntax"));
+	VT_EQ_STR(raw(g), "[Event broken]\n");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "Event"), "next");
+	vc_reader_close(r);
+
 	/* a quote with no ']' after it on the line is still a broken tag */
 	const char *in4 = "[White \"a\"b]\n\n1. e4 *\n";
 	r = open_text(in4, strlen(in4), NULL);
