@@ -419,8 +419,8 @@ static vc_status set_up_fen(struct vc_validator *val, struct vc_game *g, const c
 		/* the string read with a warning: a move number 0, as puzzle
 		 * tools write, read as 1 */
 		tag_pos(g, "FEN", &line, &col);
-		gdiag(val, g, soft, "fen-move-zero", line, col, 0, NULL,
-		      "position string '%s': %s", fen, vc_ctx_last_message(quiet));
+		gdiag(val, g, soft, "fen-move-zero", line, col, 0, NULL, "position string '%s': %s",
+		      fen, vc_ctx_last_message(quiet));
 	}
 	vc_ctx_free(quiet);
 	return VC_OK;
