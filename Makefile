@@ -215,7 +215,7 @@ san:
 	   EXTRA_LDFLAGS='-fsanitize=address,undefined' check
 
 bench:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all
+	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all tests
 	$(Q)if [ -f tests/bench/run.sh ]; then CORPORA='$(CORPORA)' bash tests/bench/run.sh build-bench; \
 	 else echo 'bench: no tests/bench/run.sh yet'; fi
 

@@ -19,13 +19,24 @@
 
 #include "rules/vc_rules.h"
 
-#define MAX_VARIANTS 16
+/* Variants compiled once per validator and kept: a built-in under its
+ * canonical name, a file under its path (at most the built-ins and the
+ * files a run names, so the cache needs no eviction).  Names as games write
+ * them ("Three-check", "3check", "SICO 12") go to their entry through a
+ * memo of at most MAX_NAMES spellings, cleared when full: interleaved
+ * spellings of one variant never compile it again. */
+#define MAX_NAMES 256
 
 struct cached {
 	char *key;
 	struct vc_variant *v;
 	struct vc_position *start;
 	int failed;
+};
+
+struct name_memo {
+	char *name; /* as written */
+	int entry;  /* index into cache, or -1: no such variant */
 };
 
 struct frame {
@@ -38,8 +49,11 @@ struct frame {
 struct vc_validator {
 	struct vc_ctx *ctx;
 	struct vc_validate_opts opts;
-	struct cached cache[MAX_VARIANTS];
-	int ncache;
+	struct cached *cache;
+	int ncache, capcache;
+	struct cached unknown; /* what names of no variant get */
+	struct name_memo *names;
+	int nnames;
 	struct vc_position *pos;
 	const struct vc_variant *cur;
 	struct frame *frames;
@@ -51,8 +65,8 @@ struct vc_validator {
 	int have_pos; /* pos holds the current game's position */
 	/* multi-player records: see the block "multi-player records" below */
 	struct vc_annot *annot;
-	size_t mp_next;  /* the next record problem to report */
-	long mp_draw;    /* item of the acceptance that agreed a draw, -1 */
+	size_t mp_next; /* the next record problem to report */
+	long mp_draw;   /* item of the acceptance that agreed a draw, -1 */
 };
 
 struct vc_validator *vc_validator_new(struct vc_ctx *ctx, const struct vc_validate_opts *opts)
@@ -63,6 +77,7 @@ struct vc_validator *vc_validator_new(struct vc_ctx *ctx, const struct vc_valida
 	val->ctx = ctx;
 	if (opts)
 		val->opts = *opts;
+	val->unknown.failed = 1;
 	return val;
 }
 
@@ -82,6 +97,10 @@ void vc_validator_free(struct vc_validator *val)
 		vc_position_free(val->cache[i].start);
 		vc_variant_free(val->cache[i].v);
 	}
+	free(val->cache);
+	for (int i = 0; i < val->nnames; i++)
+		free(val->names[i].name);
+	free(val->names);
 	vc_position_free(val->pos);
 	vc_annot_free(val->annot);
 	free(val->frames);
@@ -96,43 +115,38 @@ void vc_validator_set_move_fn(struct vc_validator *val, vc_move_fn *fn, void *us
 	val->user = user;
 }
 
-const struct vc_variant *vc_validator_variant(const struct vc_validator *val) { return val->cur; }
+const struct vc_variant *vc_validator_variant(const struct vc_validator *val)
+{
+	return val->cur;
+}
 
 const char *vc_validator_diag_fen(const struct vc_validator *val, size_t i)
 {
 	return i < val->nfens ? val->fens[i] : NULL;
 }
 
-static struct cached *get_cached(struct vc_validator *val, const char *name, int builtin_only)
+/* The entry of the variant under key (a built-in's canonical name, or a
+ * file), compiled on first use; NULL when out of memory. */
+static struct cached *compiled(struct vc_validator *val, const char *key)
 {
 	for (int i = 0; i < val->ncache; i++)
-		if (!strcasecmp(val->cache[i].key, name))
+		if (!strcmp(val->cache[i].key, key))
 			return &val->cache[i];
-	if (val->ncache == MAX_VARIANTS) {
-		/* forget the oldest; rare: archives hold few variants */
-		struct cached *c = &val->cache[0];
-		free(c->key);
-		vc_position_free(c->start);
-		vc_variant_free(c->v);
-		if (val->pos && val->cur == c->v) {
-			vc_position_free(val->pos);
-			val->pos = NULL;
-			val->cur = NULL;
-		}
-		memmove(val->cache, val->cache + 1, (MAX_VARIANTS - 1) * sizeof *c);
-		val->ncache--;
+	if (val->ncache == val->capcache) {
+		int nc = val->capcache ? 2 * val->capcache : 8;
+		struct cached *n = realloc(val->cache, (size_t)nc * sizeof *n);
+		if (!n)
+			return NULL;
+		val->cache = n;
+		val->capcache = nc;
 	}
 	struct cached *c = &val->cache[val->ncache];
 	memset(c, 0, sizeof *c);
-	c->key = vc_strdup(name);
+	c->key = vc_strdup(key);
 	if (!c->key)
 		return NULL;
 	struct vc_ctx *quiet = vc_ctx_new();
-	/* a Variant tag names a built-in variant, never a file: an archive must
-	 * not make the validator read files of its choosing */
-	if (!builtin_only || vc_builtin_lookup(name))
-		c->v = vc_variant_load(quiet ? quiet : val->ctx,
-				       builtin_only ? vc_builtin_lookup(name) : name);
+	c->v = vc_variant_load(quiet ? quiet : val->ctx, key);
 	vc_ctx_free(quiet);
 	if (c->v) {
 		c->start = vc_position_new(c->v);
@@ -143,6 +157,40 @@ static struct cached *get_cached(struct vc_validator *val, const char *name, int
 	}
 	c->failed = c->v == NULL;
 	val->ncache++;
+	return c;
+}
+
+/* The variant a name stands for: builtin_only (a Variant tag) names a
+ * built-in, never a file, so that an archive cannot make the validator read
+ * files of its choosing. */
+static struct cached *get_cached(struct vc_validator *val, const char *name, int builtin_only)
+{
+	for (int i = 0; i < val->nnames; i++)
+		if (!strcmp(val->names[i].name, name))
+			return val->names[i].entry < 0 ? &val->unknown
+						       : &val->cache[val->names[i].entry];
+	const char *key = vc_builtin_lookup(name);
+	if (!key && !builtin_only)
+		key = name;
+	struct cached *c = key ? compiled(val, key) : &val->unknown;
+	if (!c)
+		return NULL;
+	if (!val->names) {
+		val->names = vc_calloc(MAX_NAMES, sizeof *val->names);
+		if (!val->names)
+			return c;
+	}
+	if (val->nnames == MAX_NAMES) { /* rare: so many spellings */
+		for (int i = 0; i < val->nnames; i++)
+			free(val->names[i].name);
+		val->nnames = 0;
+	}
+	struct name_memo *m = &val->names[val->nnames];
+	m->name = vc_strdup(name);
+	if (m->name) {
+		m->entry = c == &val->unknown ? -1 : (int)(c - val->cache);
+		val->nnames++;
+	}
 	return c;
 }
 
@@ -455,10 +503,10 @@ struct walk {
 	int strict;
 	long start_ply, start_move; /* of the start position */
 	int start_side;
-	int mated;     /* the main line's last move gave mate */
-	long end_ply;  /* the main line ended by its move of this ply (0: goes on) */
+	int mated;         /* the main line's last move gave mate */
+	long end_ply;      /* the main line ended by its move of this ply (0: goes on) */
 	char end_text[96]; /* how: "checkmate of Black", "White's king reached the hill" */
-	int cur_check; /* is the side to move in check (-1: not known) */
+	int cur_check;     /* is the side to move in check (-1: not known) */
 	/* the move being replayed: item i, it, at depth; its ply */
 	size_t i;
 	const struct vc_item *it;
@@ -692,7 +740,7 @@ static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *s
 		return;
 	if (san->check == 2 && !decisive)
 		move_diag(w, w->soft, "mark-check",
-			  e.rule ? "marked '#' but the game ends in a draw (%s)"
+			  e.rule  ? "marked '#' but the game ends in a draw (%s)"
 			  : check ? "marked '#' but it is check, not mate%s"
 				  : "marked '#' but it gives no check%s",
 			  e.text);
@@ -722,8 +770,8 @@ static vc_status replay_move(struct walk *w, size_t i, const struct vc_item *it,
 		return VC_OK;
 	}
 	if (w->strict && (it->flags & VC_IF_MOVENUM) && it->movenum != move_number(w))
-		move_diag(w, VC_SEV_ERROR, "strict-move-number", "move number %ld where %ld was due",
-			  it->movenum, move_number(w));
+		move_diag(w, VC_SEV_ERROR, "strict-move-number",
+			  "move number %ld where %ld was due", it->movenum, move_number(w));
 	vc_move m;
 	struct vc_san san;
 	int untested = 0;

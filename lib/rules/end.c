@@ -22,8 +22,8 @@ static const char *result_text(int s, int res)
 
 static const char *ordinal(int n, char *buf, size_t size)
 {
-	static const char *const word[] = { "first", "second", "third", "fourth", "fifth",
-					    "sixth", "seventh", "eighth", "ninth", "tenth" };
+	static const char *const word[] = { "first", "second",  "third",  "fourth", "fifth",
+					    "sixth", "seventh", "eighth", "ninth",  "tenth" };
 	if (n >= 1 && n <= 10)
 		return word[n - 1];
 	snprintf(buf, size, "%dth", n);

@@ -463,6 +463,8 @@ else
 		R="vchess exit ${RC[$1]}: $(head -n 1 "$TMP/$1.err")"
 		note "vchess-convert exited ${RC[$1]} ($2): $(head -n 1 "$TMP/$1.err")"
 	}
+	# one thread, as pgn-extract has: like with like (-j 2 is the validation row's)
+	[ $has_j = 1 ] && ctext+=(-j 1) && [ ${#cxml[@]} -gt 0 ] && cxml+=(-j 1)
 	def c_text --null "$VCONV" "${ctext[@]}" "$LP"
 	measure c_text "$pn"
 	cnote c_text text
