@@ -485,6 +485,8 @@ struct rd {
 	const unsigned char *p;   /* the scan position */
 	size_t ge;                /* where the game's raw text ends (window offset), once known */
 	int garbage;              /* the text is no game */
+	long brace_col;           /* a tagless game between games began with '{' here */
+	long nmoves;              /* moves stored */
 	int depth;
 	long open_line, open_col; /* the outermost '(' still open */
 	long movenum;             /* written before the next move, 0 none */
@@ -1228,6 +1230,7 @@ static enum step store_move(struct rd *s, const unsigned char *t, const unsigned
 	struct vc_item *it = item(s, VC_IT_MOVE, t, n, t);
 	if (!it)
 		return GO_OOM;
+	s->nmoves++;
 	if (s->movenum) {
 		it->flags |= VC_IF_MOVENUM;
 		it->movenum = s->movenum;
@@ -1493,6 +1496,58 @@ static enum step movetext(struct rd *s)
 	}
 }
 
+/* Is the word [t, q) shaped like a move: castling, a null move, or up to
+ * two capitals (the piece), an origin (a letter, digits), a capture or drop
+ * mark, a square (a lower-case letter, one or two digits), a promotion and
+ * check marks?  ("e4", "Nbd7", "exd5", "N@e5", "b8=Q+", "O-O"; not "The",
+ * "Round", "a", "2026".) */
+static int move_shaped(const unsigned char *t, const unsigned char *q)
+{
+	while (q > t && (q[-1] == '+' || q[-1] == '#' || q[-1] == '*'))
+		q--;
+	size_t n = (size_t)(q - t);
+	if ((n == 3 && !memcmp(t, "O-O", 3)) || (n == 5 && !memcmp(t, "O-O-O", 5)) ||
+	    (n == 3 && !memcmp(t, "0-0", 3)) || (n == 5 && !memcmp(t, "0-0-0", 5)) ||
+	    (n == 2 && !memcmp(t, "--", 2)))
+		return 1;
+	const unsigned char *p = t;
+	for (int k = 0; k < 2 && p < q && *p >= 'A' && *p <= 'Z'; k++)
+		p++;
+	int squares = 0, last_square = 0, files = 0;
+	while (p < q) {
+		if (*p >= 'a' && *p <= 'z' && p + 1 < q && p[1] >= '0' && p[1] <= '9') {
+			p += 2;
+			if (p < q && *p >= '0' && *p <= '9')
+				p++;
+			squares++;
+			last_square = 1;
+		} else if (*p >= 'a' && *p <= 'z' && squares == 0 && files++ == 0) {
+			p++; /* a file, "Nbd7", "exd5" */
+		} else if (strchr("x:-@", *p) && *p) {
+			p++;
+			last_square = 0;
+		} else if ((*p == '=' || (*p >= 'A' && *p <= 'Z')) && squares > 0) {
+			p += *p == '=';
+			return p + 1 == q && *p >= 'A' && *p <= 'Z';
+		} else {
+			return 0;
+		}
+	}
+	return squares > 0 && squares <= 2 && last_square;
+}
+
+/* Does the line at p begin a game without tags, where text that is no game
+ * could stand: a move number, a word shaped like a move, or a comment? */
+static int tagless_start(const unsigned char *p)
+{
+	const unsigned char *q;
+	for (q = p; cls[*q] == K_DIGIT; q++)
+		;
+	if (q > p && *q == '.')
+		return 1;
+	return *p == '{' || move_shaped(p, move_end(p));
+}
+
 /* ---- the end of a game ---- */
 
 /* The line end of the result's line: the game ends with it. */
@@ -1583,8 +1638,9 @@ static enum step skip_more(struct rd *s, const unsigned char *x)
 }
 
 /* After an error that breaks the token stream: the bytes from s->p up to
- * the next line that starts a tag section (or an escape line, after
- * garbage) are kept in the game's raw text, unread. */
+ * the next line that starts a tag section (or, after garbage, an escape
+ * line, or a line after a blank one that starts a tagless game) are kept in
+ * the game's raw text, unread. */
 static enum step skip_rest(struct rd *s)
 {
 	enum step st;
@@ -1600,13 +1656,15 @@ static enum step skip_rest(struct rd *s)
 			s->p = p == s->end ? p : p + 1;
 			continue;
 		}
+		int after_blank = s->r->ls >= 0 && blank_line(s->b + s->r->ls, p);
 		s->p = p = past_line_end(s, p);
 		if (off(s, p) > s->r->max_game)
 			return GO_TOO_BIG;
 		if (p >= s->lim && (st = skip_more(s, p)) != GO_ON)
 			return st;
 		p = s->p;
-		if (tag_like_bom(p) || (s->garbage && *p == '%'))
+		if (tag_like_bom(p) ||
+		    (s->garbage && (*p == '%' || (after_blank && tagless_start(p)))))
 			return end_before_line(s, p);
 	}
 }
@@ -1635,6 +1693,15 @@ static enum step finish(struct rd *s)
 {
 	struct vc_reader *r = s->r;
 	struct vc_game *g = s->g;
+	if (s->brace_col && !s->nmoves && !vc_game_result(g)) {
+		/* a comment between games with no move and no result after it
+		 * (before the next game's tags) is no game */
+		char qbuf[96];
+		s->garbage = 1;
+		err(s, "garbage", vc_game_line(g), s->brace_col,
+		    "text between games is not a game: '%s'", quote(qbuf, s->g0, s->end));
+		return GO_DONE;
+	}
 	if (!s->broke) {
 		if (s->depth > 0)
 			err(s, "var-unclosed", s->open_line, s->open_col,
@@ -1659,51 +1726,12 @@ static enum step finish(struct rd *s)
 
 /* ---- a game from its first byte to its record ---- */
 
-/* Is the word [t, q) shaped like a move: castling, a null move, or up to
- * two capitals (the piece), an origin (a letter, digits), a capture or drop
- * mark, a square (a lower-case letter, one or two digits), a promotion and
- * check marks?  ("e4", "Nbd7", "exd5", "N@e5", "b8=Q+", "O-O"; not "The",
- * "Round", "a", "2026".) */
-static int move_shaped(const unsigned char *t, const unsigned char *q)
-{
-	while (q > t && (q[-1] == '+' || q[-1] == '#' || q[-1] == '*'))
-		q--;
-	size_t n = (size_t)(q - t);
-	if ((n == 3 && !memcmp(t, "O-O", 3)) || (n == 5 && !memcmp(t, "O-O-O", 5)) ||
-	    (n == 3 && !memcmp(t, "0-0", 3)) || (n == 5 && !memcmp(t, "0-0-0", 5)) ||
-	    (n == 2 && !memcmp(t, "--", 2)))
-		return 1;
-	const unsigned char *p = t;
-	for (int k = 0; k < 2 && p < q && *p >= 'A' && *p <= 'Z'; k++)
-		p++;
-	int squares = 0, last_square = 0, files = 0;
-	while (p < q) {
-		if (*p >= 'a' && *p <= 'z' && p + 1 < q && p[1] >= '0' && p[1] <= '9') {
-			p += 2;
-			if (p < q && *p >= '0' && *p <= '9')
-				p++;
-			squares++;
-			last_square = 1;
-		} else if (*p >= 'a' && *p <= 'z' && squares == 0 && files++ == 0) {
-			p++; /* a file, "Nbd7", "exd5" */
-		} else if (strchr("x:-@", *p) && *p) {
-			p++;
-			last_square = 0;
-		} else if ((*p == '=' || (*p >= 'A' && *p <= 'Z')) && squares > 0) {
-			p += *p == '=';
-			return p + 1 == q && *p >= 'A' && *p <= 'Z';
-		} else {
-			return 0;
-		}
-	}
-	return squares > 0 && squares <= 2 && last_square;
-}
 
 /* Where a game begins, s->p at its first byte (not blank): its tags, its
  * movetext, or text that is no game. */
 static enum step first_step(struct rd *s)
 {
-	const unsigned char *p = s->p, *q;
+	const unsigned char *p = s->p;
 	if (*p == '%' && at_bol(s, p))
 		return GO_TAGS;
 	if (tag_like(p))
@@ -1721,14 +1749,11 @@ static enum step first_step(struct rd *s)
 		 * between games, a move number, a comment or a word shaped like
 		 * a move starts one (games one a paragraph, as PGN's import
 		 * format allows); prose, or a result alone, is no game. */
-		if (s->r->games == 1 || *p == '{')
+		if (s->r->games == 1)
 			return GO_BEGIN_MOVES;
-		for (q = p; cls[*q] == K_DIGIT; q++)
-			;
-		if (q > p && *q == '.')
-			return GO_BEGIN_MOVES;
-		q = move_end(p);
-		if (move_shaped(p, q))
+		if (*p == '{')
+			s->brace_col = col(s, p);
+		if (tagless_start(p))
 			return GO_BEGIN_MOVES;
 		break;
 	default:

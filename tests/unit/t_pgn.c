@@ -624,7 +624,7 @@ VT_TEST(writers_meant)
 
 	/* games one a paragraph, without tags or move numbers; prose is no game */
 	const char *in2 = "e4 e5 Nf3 Nc6 *\n\nd4 d5 c4 *\n\nNf3 d5 1-0\n\nO-O-O *\n\n"
-			  "{a comment first} e4 *\n\nThe end.\n";
+			  "{a comment first} e4 *\n\nThe end.\nOr is it?\n\nc4 *\n";
 	r = open_text(in2, strlen(in2), NULL);
 	NEXT_CLEAN(r, g);
 	VT_EQ_STR(show(g), "e4 e5 Nf3 Nc6");
@@ -639,6 +639,23 @@ VT_TEST(writers_meant)
 	VT_EQ_STR(show(g), "{a comment first} e4");
 	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
 	VT_EQ_INT(vc_game_is_garbage(g), 1);
+	VT_EQ_STR(raw(g), "The end.\nOr is it?\n");
+	NEXT_CLEAN(r, g); /* a game after prose, at its blank line */
+	VT_EQ_STR(show(g), "c4");
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* a comment alone between games, before the next one's tags, is no
+	 * game (nor is it lost) */
+	const char *in6 = "[A \"1\"]\n1. e4 *\n\n{ annotated by X }\n[A \"2\"]\n1. d4 *\n";
+	r = open_text(in6, strlen(in6), NULL);
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_EQ_INT(vc_game_is_garbage(g), 1);
+	VT_CHECK(has_diag_text(g, "garbage", in6, "{ annotated"));
+	VT_EQ_STR(raw(g), "{ annotated by X }\n");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "2");
 	VT_EQ_INT(vc_reader_next(r, g), VC_END);
 	vc_reader_close(r);
 
@@ -1001,14 +1018,15 @@ VT_TEST(byte_conservation)
 			  "[E \"5\"]\n\t \n1. a3 ) 1/2-1/2\n\n  \n[F \"6\"]\n[G \"x]\n1. e4\x00 *"
 			  "\n\n1. h3 \n   \n";
 	long games;
-	/* escape+game, garbage (to the tag line), broken (to the tag line),
+	/* escape+game, garbage (to the blank line), a tagless game, garbage
+	 * after its result (to the tag line), broken (to the tag line),
 	 * unclosed comment, open variations, good, broken tags and a NUL (to
 	 * the end) */
 	check_conservation(in, sizeof in - 1, NULL, &games);
-	VT_EQ_INT(games, 7);
+	VT_EQ_INT(games, 9);
 	struct vc_reader_opts o = { .strict = 1 };
 	check_conservation(in, sizeof in - 1, &o, &games);
-	VT_EQ_INT(games, 7);
+	VT_EQ_INT(games, 9);
 }
 
 /* A big archive read through many window refills: every game must come out
