@@ -1726,7 +1726,6 @@ static enum step finish(struct rd *s)
 
 /* ---- a game from its first byte to its record ---- */
 
-
 /* Where a game begins, s->p at its first byte (not blank): its tags, its
  * movetext, or text that is no game. */
 static enum step first_step(struct rd *s)
