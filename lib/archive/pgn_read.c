@@ -1263,15 +1263,17 @@ static enum step store_move(struct rd *s, const unsigned char *t, const unsigned
  * ("Qxf7#1-0"; after a square, "h61-0" could be a rank); else 0. */
 static size_t glued_result(const unsigned char *t, size_t n)
 {
-	static const char *const res[] = { "1-0", "0-1", "1/2-1/2" };
-	if (n > 1 && t[n - 1] == '*' && t[n - 2] != '*')
-		return 1;
-	for (size_t i = 0; i < VC_NELEM(res); i++) {
-		size_t k = strlen(res[i]);
-		if (n > k + 1 && (t[n - k - 1] == '#' || t[n - k - 1] == '+') &&
-		    !memcmp(t + n - k, res[i], k))
-			return k;
-	}
+	/* most moves end in a digit or a letter: a look at the last bytes */
+	if (n < 2)
+		return 0;
+	if (t[n - 1] == '*')
+		return t[n - 2] != '*';
+	if (n > 4 && t[n - 2] == '-' && (t[n - 4] == '#' || t[n - 4] == '+') &&
+	    result_token(t + n - 3, 3))
+		return 3;
+	if (n > 8 && t[n - 1] == '2' && (t[n - 8] == '#' || t[n - 8] == '+') &&
+	    result_token(t + n - 7, 7))
+		return 7;
 	return 0;
 }
 
