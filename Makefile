@@ -11,7 +11,7 @@
 #   make install    to $(DESTDIR)$(PREFIX);  make uninstall;  make clean
 #
 # Sources are found by name, so adding a file needs no edit here:
-#   lib/LAYER/*.c            -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so
+#   lib/LAYER/*.c            -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so.VERSION (+ links)
 #   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/rules/vc_embed.h), in the library
 #   formats/html/*.js, *.css -> $(BUILD)/gen/vc_embedded_html.c, the web page's script and style
 #   tools/vchess-NAME.c      -> $(BUILD)/bin/vchess-NAME, linked with every other tools/*.c
@@ -49,6 +49,9 @@ MANDIR = $(PREFIX)/share/man
 # comment for make before 4.3 and must not be escaped from 4.3 on.)
 HASH := \#
 VERSION = $(or $(shell sed -n 's/^$(HASH)define VC_VERSION "\(.*\)"/\1/p' lib/vchess.h 2>/dev/null),0.0.0)
+# The shared library's file is libvchess.so.VERSION; its SONAME, libvchess.so.MAJOR, is what
+# programs linked with it ask for at run time, so a new minor version replaces it in place.
+MAJOR = $(firstword $(subst ., ,$(VERSION)))
 
 PKGS = libxml-2.0 zlib yaml-0.1
 # := so pkg-config runs once per make, not once per compile.
@@ -103,6 +106,8 @@ FUZZ_MAIN = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_MAIN:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
 STATIC_LIB = $(BUILD)/libvchess.a
+SHARED_REAL = $(BUILD)/libvchess.so.$(VERSION)
+SHARED_SONAME = libvchess.so.$(MAJOR)
 SHARED_LIB = $(BUILD)/libvchess.so
 EMBED = $(BUILD)/build-aux/embed
 
@@ -161,8 +166,15 @@ $(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/flags
 $(STATIC_LIB): $(LIB_OBJ)
 	$(call say,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(SHARED_LIB): $(LIB_OBJ)
-	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(SHARED_REAL): $(LIB_OBJ)
+	$(call say,LD,$@)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(SHARED_SONAME) $(ALL_LDFLAGS) \
+	  -o $@ $^ $(LIBS)
+
+# The links: libvchess.so.MAJOR (what the loader looks for) and libvchess.so (what -lvchess
+# finds), as they are installed.
+$(SHARED_LIB): $(SHARED_REAL)
+	$(Q)ln -sf $(notdir $(SHARED_REAL)) $(BUILD)/$(SHARED_SONAME) && \
+	  ln -sf $(SHARED_SONAME) $@
 
 # ---- tools and unit tests -------------------------------------------------------------------
 $(BUILD)/tools/%.o: tools/%.c $(BUILD)/flags
@@ -240,23 +252,37 @@ format:
 
 # ---- installing -----------------------------------------------------------------------------
 # The .pc file is made here, not earlier, so "make install PREFIX=..." never installs a stale one.
+# The shared library goes in as its real file and its two links.  As root, into the running
+# system (no DESTDIR), ldconfig then refreshes the loader's cache: programs linked with the
+# library run without LD_LIBRARY_PATH when LIBDIR is one the loader searches (/usr/local/lib
+# and /usr/lib are, on Debian); for another PREFIX, see vchess(3) FILES.
+LDCONFIG ?= ldconfig
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(BINDIR))
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)
-	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)
+	install -m 755 $(SHARED_REAL) $(DESTDIR)$(LIBDIR)
+	ln -sf $(notdir $(SHARED_REAL)) $(DESTDIR)$(LIBDIR)/$(SHARED_SONAME)
+	ln -sf $(SHARED_SONAME) $(DESTDIR)$(LIBDIR)/libvchess.so
 	install -m 644 lib/vchess.h $(DESTDIR)$(INCLUDEDIR)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libvchess.pc.in \
-	  > $(DESTDIR)$(LIBDIR)/pkgconfig/libvchess.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  libvchess.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/libvchess.pc
 	for f in $(MAN_PAGES); do d=$${f%/*}; d=$${d##*/}; \
 	  install -d $(DESTDIR)$(MANDIR)/$$d && install -m 644 $$f $(DESTDIR)$(MANDIR)/$$d || exit 1; \
 	done
+	$(call ldconfig)
+
+# ldconfig as root into the running system, when there is one to run (not in a DESTDIR).
+ldconfig = @if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null 2>&1; \
+	  then echo '$(LDCONFIG)'; $(LDCONFIG); fi
 
 uninstall:
 	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%) \
 	  $(DESTDIR)$(LIBDIR)/libvchess.a $(DESTDIR)$(LIBDIR)/libvchess.so \
+	  $(DESTDIR)$(LIBDIR)/$(SHARED_SONAME) $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_REAL)) \
 	  $(DESTDIR)$(INCLUDEDIR)/vchess.h $(DESTDIR)$(LIBDIR)/pkgconfig/libvchess.pc \
 	  $(foreach m,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/$(patsubst man/%,%,$(m)))
+	$(call ldconfig)
 
 clean:
 	rm -rf $(BUILD) build-san build-bench build-fuzz

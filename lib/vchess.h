@@ -64,6 +64,14 @@ unsigned long vc_ctx_count(const struct vc_ctx *ctx, enum vc_severity sev);
 void vc_ctx_reset_counts(struct vc_ctx *ctx);
 /* Text of a severity: "note", "warning", "error", "fatal". */
 const char *vc_severity_name(enum vc_severity sev);
+/* How far the inputs read with ctx are, for a progress display: fn (NULL:
+ * none) is called as an input that is a file (standard input redirected
+ * from one included) is read, in the thread that reads it, with the
+ * input's name as diagnostics give it, the bytes of the file read so far
+ * (compressed bytes for gzip) and its size.  Inputs of unknown size
+ * (pipes, memory) do not call it. */
+typedef void vc_progress_fn(void *user, const char *input, uint64_t done, uint64_t size);
+void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user);
 
 /* ---- variants -------------------------------------------------------- */
 
@@ -85,6 +93,13 @@ const char *vc_builtin_name(int i);
 const char *vc_builtin_title(int i);
 /* Maps a name or alias to a built-in's canonical name, or NULL. */
 const char *vc_builtin_lookup(const char *name);
+/* The built-ins whose name or an alias is nearest to name, for a name that
+ * is none of them: their indexes into out (at most cap), nearest first, and
+ * their count.  Near means within one edit (a letter added, dropped,
+ * changed, or two swapped) in three letters, at least one, compared as
+ * lookups compare (letters and digits, any case); a name that starts a
+ * longer one is one edit from it.  0 when none is near. */
+int vc_builtin_suggest(const char *name, int *out, int cap);
 
 const char *vc_variant_name(const struct vc_variant *v);
 const char *vc_variant_title(const struct vc_variant *v);
@@ -748,13 +763,17 @@ const char *vc_format_name(enum vc_format fmt);
 /* ---- selecting games ---------------------------------------------------------- */
 
 /* A selection: expressions that every game taken must match, as
- * vchess-convert(1) --select reads them (SELECTING GAMES):
- *   Tag=value  Tag~regex  Tag>=N  Tag<=N  Tag>N  Tag<N
- *   variant=NAME  game=N  game=N-M  game=N-  game=-M  valid  invalid
+ * vchess-convert(1) --select reads them (SELECTING GAMES): terms joined by
+ * "and" and "or", each maybe after "not", grouped by parentheses; a term is
+ *   Tag=value  Tag~regex  Tag>=N  Tag<=N  Tag>N  Tag<N  Tag=A..B
+ *   date=...  player=NAME  player~regex  plies=N-M  plies>=N ...
+ *   result=R  variant=NAME  game=N  game=N-M  game=N-  game=-M  valid  invalid
  * (a comparison of a tag whose name ends in "Date" compares dates YYYY,
- * YYYY.MM, YYYY.MM.DD part by part).  What is known before a game is
- * replayed -- its tags, its number -- is matched by vc_select_before, so
- * that games left out are never replayed; what only the replay tells --
+ * YYYY.MM, YYYY.MM.DD part by part; a value may be quoted, "A and B").
+ * What is known before a game is replayed -- its tags, number, plies as
+ * written, result -- is matched by vc_select_before, so that games left
+ * out are never replayed (it takes a game unless its expression is false
+ * whatever the rest turns out to be); what only the replay tells --
  * validity, the variant as the replay names it -- by vc_select_after.
  * Matching only reads the selection: several threads may match at once.
  * A NULL selection takes every game. */

@@ -11,25 +11,63 @@
  * one line on standard error (its first error), and the run ends with a
  * line that says where the broken games went, and exit status 1.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
-static const char usage[] =
-	"usage: vchess-convert [-f text|xml] [-t text|xml|fen|json-lines] [-o OUT] [-z]\n"
-	"                      [--select EXPR]... [--split N] [--keep-broken] [--rejects FILE]\n"
-	"                      [--long] [--no-comments] [--no-variations] [--no-tags]\n"
-	"                      [--fen-comments] [--mark-swaps] [--plies] [--variant NAME]\n"
-	"                      [--strict] [-j N] FILE...\n";
+static const char usage[] = "usage: vchess-convert [OPTION]... [FILE]...\n";
 
-struct args {
-	struct vc_convert_opts co;
-	struct vc_select *sel;
-	const char **files;
-	int nfiles;
+enum {
+	O_SELECT = 256,
+	O_SPLIT,
+	O_KEEP,
+	O_REJECTS,
+	O_LONG,
+	O_NO_COMMENTS,
+	O_NO_VARIATIONS,
+	O_NO_TAGS,
+	O_FEN_COMMENTS,
+	O_MARK_SWAPS,
+	O_PLIES,
+	O_VARIANT,
+	O_STRICT,
+	O_PROGRESS
+};
+
+static const struct cli_opt opts[] = {
+	{ 'f', "from", "FORMAT", "input format: text or xml (default: told by its bytes)" },
+	{ 't', "to", "FORMAT", "output: text (default), xml, fen or json-lines" },
+	{ 'o', "output", "OUT", "write to OUT (default: standard output)" },
+	{ 'z', "gzip", NULL, "compress the output with gzip" },
+	{ O_SELECT, "select", "EXPR", "take only the games EXPR matches (repeatable)" },
+	{ O_SPLIT, "split", "N", "N games a file: OUT-1.pgn, OUT-2.pgn, ..." },
+	{ O_KEEP, "keep-broken", NULL, "write broken games too, with their errors" },
+	{ O_REJECTS, "rejects", "FILE", "the bytes of broken games to FILE" },
+	{ O_LONG, "long", NULL, "moves in long algebraic notation (Ng1-f3)" },
+	{ O_NO_COMMENTS, "no-comments", NULL, "leave out comments" },
+	{ O_NO_VARIATIONS, "no-variations", NULL, "leave out variations" },
+	{ O_NO_TAGS, "no-tags", NULL, "leave out the tags" },
+	{ O_FEN_COMMENTS, "fen-comments", NULL, "the position after each move ([%fen ...])" },
+	{ O_MARK_SWAPS, "mark-swaps", NULL, "mark the moves that transform the board" },
+	{ O_PLIES, "plies", NULL, "-t fen: every position, not only the last" },
+	{ O_VARIANT, "variant", "NAME", "the variant of untagged games (default: chess)" },
+	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
+	{ 'j', "jobs", "N", "convert in N threads (default: one a processor)" },
+	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_tool tool = {
+	usage,
+	"Converts chess variant archives between PGN-like text (canonical on output),\n"
+	"XML, JSON lines and FEN, selecting games; never drops a game silently.",
+	opts,
+	"vchess-convert --select 'player~Carlsen and not result=*' -o c.pgn a.pgn",
+	"With no FILE, or when FILE is -, reads standard input.\n"
+	"Exit status: 0 every game taken valid, 1 some broken, 2 usage or I/O trouble.\n",
 };
 
 /* ---- what becomes of the games, on standard error ---- */
@@ -58,24 +96,16 @@ static void report(const char *file, const struct vc_game *g, int broken, int xm
 	}
 }
 
-struct progress {
-	int on; /* standard error is a terminal */
-	long games;
-};
-
 static void on_game(void *user, const struct vc_game *g, const struct vc_convert_game *info)
 {
-	struct progress *pr = user;
-	pr->games = info->selected;
+	struct cli_progress *pr = user;
+	if (info->from == VC_FORMAT_XML || !info->valid)
+		cli_progress_clear(pr);
 	if (info->from == VC_FORMAT_XML)
 		report(info->file, g, 0, 1);
-	if (pr->on && info->selected % 4096 == 0)
-		fprintf(stderr, "\r%s: %ld games", cli_prog, info->selected);
-	if (info->valid)
-		return;
-	if (pr->on && info->selected >= 4096)
-		fprintf(stderr, "\r%*s\r", 40, "");
-	report(info->file, g, 1, 0);
+	if (!info->valid)
+		report(info->file, g, 1, 0);
+	cli_progress_game(pr);
 }
 
 /* Never silently dropped: where every broken game went. */
@@ -100,171 +130,104 @@ static void print_broken(const struct vc_convert_counts *c, const struct vc_conv
 
 /* ---- the command line ---- */
 
-static int parse_jobs(const char *s)
-{
-	long n = cli_number(s);
-	if (n < 1 || n > 1024) {
-		cli_error("-j needs a number from 1 to 1024, not '%s'", s);
-		cli_usage(usage, 1);
-	}
-	return (int)n;
-}
+struct args {
+	struct vc_convert_opts co;
+	struct vc_select *sel;
+	int selects; /* --select options given */
+	struct cli_progress progress;
+};
 
+/* A --select expression that does not read: what is wrong, and where. */
 static void add_select(struct args *a, const char *expr)
 {
 	struct vc_select_error err;
 	if (vc_select_add(a->sel, expr, &err) == 0)
 		return;
-	if (err.regex[0])
-		cli_error("bad --select expression '%s': %s", expr, err.regex);
-	else
-		cli_error("bad --select expression '%s'", expr);
-	cli_usage(usage, 1);
+	fprintf(stderr, "%s: error: --select: column %zu: %s\n  %s\n  %*s^\n", cli_prog, err.col,
+		err.message, expr, (int)err.col - 1, "");
+	cli_usage();
 }
 
-/* An option without a value; 0 when a is none. */
-static int flag(struct args *a, const char *o)
+static void option(int key, const char *val, void *user)
 {
+	struct args *a = user;
 	struct vc_write_opts *wo = &a->co.write;
-	int *f = !strcmp(o, "-z")		 ? &a->co.gzip
-		 : !strcmp(o, "--keep-broken")	 ? &a->co.keep_broken
-		 : !strcmp(o, "--strict")	 ? &a->co.strict
-		 : !strcmp(o, "--long")		 ? &wo->long_algebraic
-		 : !strcmp(o, "--no-comments")	 ? &wo->no_comments
-		 : !strcmp(o, "--no-variations") ? &wo->no_variations
-		 : !strcmp(o, "--no-tags")	 ? &wo->no_tags
-		 : !strcmp(o, "--fen-comments")	 ? &wo->fen_after
-		 : !strcmp(o, "--mark-swaps")	 ? &wo->mark_transforms
-		 : !strcmp(o, "--plies")	 ? &wo->fen_plies
-						 : NULL;
-	if (f)
-		*f = 1;
-	return f != NULL;
-}
-
-/* An option with a value; 0 when o is none. */
-static int valued(struct args *a, const char *o, const char *val)
-{
-	if (!strcmp(o, "-f")) {
+	int to;
+	switch (key) {
+	case 'f':
 		a->co.from = vc_format_parse(val);
-		if (a->co.from != VC_FORMAT_TEXT && a->co.from != VC_FORMAT_XML) {
-			cli_error("unknown input format '%s' (text or xml)", val);
-			cli_usage(usage, 1);
-		}
-	} else if (!strcmp(o, "-t")) {
-		int to = vc_format_parse(val);
-		if (to < 0) {
-			cli_error("unknown output format '%s' (text, xml, fen or json-lines)", val);
-			cli_usage(usage, 1);
-		}
+		if (a->co.from != VC_FORMAT_TEXT && a->co.from != VC_FORMAT_XML)
+			cli_misuse("unknown input format '%s' (text or xml)", val);
+		break;
+	case 't':
+		if ((to = vc_format_parse(val)) < 0)
+			cli_misuse("unknown output format '%s' (text, xml, fen or json-lines)", val);
 		a->co.to = (enum vc_format)to;
-	} else if (!strcmp(o, "--split")) {
-		a->co.split = cli_number(val);
-		if (a->co.split < 1) {
-			cli_error("--split needs a number of games of at least 1, not '%s'", val);
-			cli_usage(usage, 1);
-		}
-	} else if (!strcmp(o, "-o")) {
-		a->co.out = val;
-	} else if (!strcmp(o, "--select")) {
-		add_select(a, val);
-	} else if (!strcmp(o, "--rejects")) {
-		a->co.rejects = val;
-	} else if (!strcmp(o, "--variant")) {
-		a->co.default_variant = val;
-	} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-		a->co.jobs = parse_jobs(val);
-	} else {
-		return 0;
+		break;
+	case 'o': a->co.out = val; break;
+	case 'z': a->co.gzip = 1; break;
+	case O_SELECT: add_select(a, val), a->selects++; break;
+	case O_SPLIT: a->co.split = cli_number_arg("--split", val, 1, LONG_MAX); break;
+	case O_KEEP: a->co.keep_broken = 1; break;
+	case O_REJECTS: a->co.rejects = val; break;
+	case O_LONG: wo->long_algebraic = 1; break;
+	case O_NO_COMMENTS: wo->no_comments = 1; break;
+	case O_NO_VARIATIONS: wo->no_variations = 1; break;
+	case O_NO_TAGS: wo->no_tags = 1; break;
+	case O_FEN_COMMENTS: wo->fen_after = 1; break;
+	case O_MARK_SWAPS: wo->mark_transforms = 1; break;
+	case O_PLIES: wo->fen_plies = 1; break;
+	case O_VARIANT: a->co.default_variant = val; break;
+	case O_STRICT: a->co.strict = 1; break;
+	case 'j': a->co.jobs = (int)cli_number_arg("-j", val, 1, 1024); break;
+	case O_PROGRESS:
+		if (cli_progress_parse(&a->progress, val) < 0)
+			cli_misuse("--progress must be auto, always or never, not '%s'", val);
+		break;
 	}
-	return 1;
-}
-
-static void misuse(const char *o)
-{
-	static const char *const needs[] = { "-f",	  "-t",	     "-o", "--select", "--split",
-					     "--rejects", "--variant", "-j", "--jobs" };
-	int v = 0;
-	for (size_t k = 0; k < sizeof needs / sizeof needs[0]; k++)
-		v |= !strcmp(o, needs[k]);
-	if (v)
-		cli_error("option '%s' needs a value", o);
-	else
-		cli_error("unknown option '%s'", o);
-	cli_usage(usage, 1);
-}
-
-/* Reads the command line into a; returns -1 after -h or --version. */
-static int parse_args(struct args *a, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			cli_usage(usage, 0);
-			return -1;
-		} else if (!strcmp(o, "--version")) {
-			cli_version();
-			return -1;
-		} else if (flag(a, o)) {
-			continue;
-		} else if (val && valued(a, o, val)) {
-			i++;
-		} else if (!strncmp(o, "-j", 2) && o[2]) {
-			a->co.jobs = parse_jobs(o + 2);
-		} else if (!strcmp(o, "--")) {
-			while (++i < argc)
-				a->files[a->nfiles++] = argv[i];
-		} else if (o[0] == '-' && o[1]) {
-			misuse(o);
-		} else {
-			a->files[a->nfiles++] = o;
-		}
-	}
-	if (!a->nfiles)
-		cli_usage(usage, 1);
-	if (a->co.split && (!a->co.out || !strcmp(a->co.out, "-"))) {
-		cli_error("--split needs -o OUT: the files are named after it");
-		cli_usage(usage, 1);
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct args a;
-	struct progress pr = { isatty(2), 0 };
-	memset(&a, 0, sizeof a);
+	static const char *stdin_only[] = { "-" };
+	static struct args a;
 	cli_init("vchess-convert");
-	a.files = calloc((size_t)argc + 1, sizeof *a.files);
 	a.sel = vc_select_new();
+	if (!a.sel) {
+		cli_error("out of memory");
+		return CLI_TROUBLE;
+	}
 	vc_convert_opts_init(&a.co);
 	a.co.jobs = vc_cpu_count();
 	a.co.each = vc_parallel_each;
 	a.co.game = on_game;
-	a.co.user = &pr;
+	a.co.user = &a.progress;
 	a.co.select = a.sel;
-	int status = CLI_TROUBLE;
-	if (!a.files || !a.sel || parse_args(&a, argc, argv) < 0) {
-		status = a.files && a.sel ? CLI_OK : CLI_TROUBLE;
-		goto out;
+	int first = cli_options(&tool, argc, argv, option, &a);
+	const char **files = (const char **)argv + first;
+	int nfiles = argc - first, status = CLI_TROUBLE;
+	if (!nfiles) { /* no FILE: standard input, as pgn-extract reads */
+		files = stdin_only;
+		nfiles = 1;
 	}
+	if (a.co.split && (!a.co.out || !strcmp(a.co.out, "-")))
+		cli_misuse("--split needs -o OUT: the files are named after it");
 	struct vc_ctx *ctx = cli_ctx();
+	cli_progress_start(&a.progress, ctx);
 	struct vc_convert *cv = vc_convert_new(ctx, &a.co);
 	if (cv) {
-		for (int i = 0; i < a.nfiles; i++)
-			if (vc_convert_file(cv, a.files[i]) == VC_FATAL)
+		for (int i = 0; i < nfiles; i++)
+			if (vc_convert_file(cv, files[i]) == VC_FATAL)
 				break;
-		if (pr.on && pr.games >= 4096)
-			fprintf(stderr, "\r%*s\r", 40, "");
+		cli_progress_end(&a.progress);
 		struct vc_convert_counts c;
 		vc_status s = vc_convert_close(cv, &c);
 		print_broken(&c, &a.co);
+		if (!c.selected && a.selects)
+			fprintf(stderr, "%s: note: no game matches --select\n", cli_prog);
 		status = s != VC_OK ? CLI_TROUBLE : c.broken ? CLI_BAD_INPUT : CLI_OK;
 	}
 	vc_ctx_free(ctx);
-out:
 	vc_select_free(a.sel);
-	free(a.files);
 	return status;
 }

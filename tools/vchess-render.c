@@ -12,6 +12,8 @@
  * position string, no such game or ply, a game that does not replay), 2
  * on usage or system trouble.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +21,42 @@
 #include "cli.h"
 
 static const char usage[] =
-	"usage: vchess-render [-T ascii|unicode|svg|html] [--style plain|dots] [--flip] [-o OUT]\n"
-	"                     [--size PX] [--marks TEXT]\n"
-	"                     (--fen FEN [--variant NAME] | --variant NAME\n"
-	"                      | --game N [--ply K] FILE | --game N --all-plies DIR FILE\n"
-	"                      | --game N --sheet [--every N] FILE\n"
-	"                      | --piece NAME [--at SQ] --variant NAME\n"
-	"                      | -T html [--game N] [--variant NAME] FILE)\n";
+	"usage: vchess-render [OPTION]... --fen FEN | --variant NAME\n"
+	"       vchess-render [OPTION]... --game N [FILE]\n"
+	"       vchess-render [OPTION]... --piece NAME [--at SQ] --variant NAME\n"
+	"       vchess-render -T html [--game N] [--variant NAME] FILE\n";
+
+enum { O_STYLE = 256, O_FLIP, O_SIZE, O_MARKS, O_FEN, O_VARIANT, O_GAME, O_PLY, O_ALL, O_SHEET,
+       O_EVERY, O_PIECE, O_AT };
+
+static const struct cli_opt opts[] = {
+	{ 'T', "format", "FORMAT", "ascii (default), unicode, svg, or html: FILE as one web page" },
+	{ O_STYLE, "style", "STYLE", "text: plain (default) or dots (the Io Chess rules')" },
+	{ O_FLIP, "flip", NULL, "Black's side at the bottom" },
+	{ 'o', "output", "OUT", "write to OUT (default: standard output)" },
+	{ O_SIZE, "size", "PX", "svg: the picture's width in pixels" },
+	{ O_MARKS, "marks", "TEXT", "arrows and circles: \"[%cal Ge2e4] [%csl Rd5]\"" },
+	{ O_FEN, "fen", "FEN", "draw this position" },
+	{ O_VARIANT, "variant", "NAME", "the variant (default: chess; its start alone)" },
+	{ O_GAME, "game", "N", "draw game N of FILE (its last ply by default)" },
+	{ O_PLY, "ply", "K", "the position after ply K (0 the start)" },
+	{ O_ALL, "all-plies", "DIR", "every ply, one file each, into DIR" },
+	{ O_SHEET, "sheet", NULL, "every Nth ply on one sheet" },
+	{ O_EVERY, "every", "N", "--sheet: every N plies (default 10)" },
+	{ O_PIECE, "piece", "NAME", "a piece's moves on the empty board" },
+	{ O_AT, "at", "SQ", "--piece: from this square (default: the middle)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_tool tool = {
+	usage,
+	"Draws chess variant positions, game plies and pieces' moves as text or SVG,\n"
+	"and whole archives as one self-contained web page.",
+	opts,
+	"vchess-render --game 2 --ply 10 -o board.svg games.pgn",
+	"With --game and no FILE, or when FILE is -, reads standard input.\n"
+	"Exit status: 0 drawn, 1 a bad position, game or ply, 2 usage or I/O trouble.\n",
+};
 
 #define MAX_MARKS 128
 
@@ -80,9 +111,9 @@ static struct vc_game *find_game(struct vc_ctx *ctx, const struct args *a, int *
 	if (st == VC_OK && !vc_game_is_garbage(g))
 		return g;
 	if (st == VC_OK)
-		cli_error("%s: game %ld is not a game", a->file, a->game);
+		cli_file_error(a->file, 0, "game %ld is not a game", a->game);
 	else if (st == VC_END)
-		cli_error("%s: no game %ld: the file holds %ld", a->file, a->game, seen);
+		cli_file_error(a->file, 0, "no game %ld: the file holds %ld", a->game, seen);
 	vc_game_free(g);
 	return NULL;
 }
@@ -111,11 +142,11 @@ static int draw_game(struct vc_ctx *ctx, const struct args *a, struct vc_game *g
 		if (broken)
 			print_game_diags(g);
 		if (broken)
-			cli_error("%s: game %ld: no ply %ld: it replays only to ply %ld", a->file,
-				  a->game, k, last);
+			cli_file_error(a->file, 0, "game %ld: no ply %ld: it replays only to ply %ld",
+				       a->game, k, last);
 		else
-			cli_error("%s: game %ld: no ply %ld: it has %ld %s", a->file, a->game, k,
-				  last, last == 1 ? "ply" : "plies");
+			cli_file_error(a->file, 0, "game %ld: no ply %ld: it has %ld %s", a->game, k,
+				       last, last == 1 ? "ply" : "plies");
 		return CLI_BAD_INPUT;
 	}
 	if (rc == CLI_OK && broken) {
@@ -240,36 +271,26 @@ static void diag_once(const struct vc_diag *d, void *user)
 
 static long number_arg(const char *opt, const char *s, long min)
 {
-	long n = cli_number(s);
-	if (n < min) {
-		cli_error("%s needs a number from %ld, not '%s'", opt, min, s);
-		cli_usage(usage, 1);
-	}
-	return n;
+	return cli_number_arg(opt, s, min, LONG_MAX);
 }
 
 /* Misuse when bad: the message, the usage, exit 2. */
 static void refuse(int bad, const char *msg)
 {
-	if (bad) {
-		cli_error("%s", msg);
-		cli_usage(usage, 1);
-	}
+	if (bad)
+		cli_misuse("%s", msg);
 }
 
 /* -T and --style: names the library reads. */
-static void choose(struct args *a, const char *o, const char *val)
+static void choose(struct args *a, int format, const char *val)
 {
-	int format = !strcmp(o, "-T");
 	if ((a->html = format && !strcmp(val, "html")))
 		return;
 	int k = format ? vc_render_format_parse(val) : vc_render_style_parse(val);
-	if (k < 0) {
-		cli_error(format ? "-T must be ascii, unicode, svg or html, not '%s'"
-				 : "--style must be plain or dots, not '%s'",
-			  val);
-		cli_usage(usage, 1);
-	}
+	if (k < 0)
+		cli_misuse(format ? "-T must be ascii, unicode, svg or html, not '%s'"
+				  : "--style must be plain or dots, not '%s'",
+			   val);
 	if (format)
 		a->format = (enum vc_render_format)k;
 	else
@@ -277,60 +298,26 @@ static void choose(struct args *a, const char *o, const char *val)
 	a->format_set |= format;
 }
 
-/* Reads the command line into a; returns -1 after -h or --version. */
-static int parse_args(struct args *a, int argc, char **argv)
+static void option(int key, const char *val, void *user)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKES \
-	(val ? (i++, val) : (cli_error("option '%s' needs a value", o), cli_usage(usage, 1), ""))
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			cli_usage(usage, 0);
-			return -1;
-		} else if (!strcmp(o, "--version")) {
-			cli_version();
-			return -1;
-		} else if (!strcmp(o, "-T") || !strcmp(o, "--style"))
-			choose(a, o, TAKES);
-		else if (!strcmp(o, "--flip"))
-			a->ro.flip = 1;
-		else if (!strcmp(o, "-o"))
-			a->out = TAKES;
-		else if (!strcmp(o, "--size"))
-			a->ro.size = (int)number_arg(o, TAKES, 16);
-		else if (!strcmp(o, "--marks"))
-			a->marks = TAKES;
-		else if (!strcmp(o, "--fen"))
-			a->fen = TAKES;
-		else if (!strcmp(o, "--variant"))
-			a->variant = TAKES;
-		else if (!strcmp(o, "--game"))
-			a->game = number_arg(o, TAKES, 1);
-		else if (!strcmp(o, "--ply"))
-			a->ply = number_arg(o, TAKES, 0);
-		else if (!strcmp(o, "--all-plies"))
-			a->all_dir = TAKES;
-		else if (!strcmp(o, "--sheet"))
-			a->sheet = 1;
-		else if (!strcmp(o, "--every"))
-			a->every = number_arg(o, TAKES, 1);
-		else if (!strcmp(o, "--piece"))
-			a->piece = TAKES;
-		else if (!strcmp(o, "--at"))
-			a->at = TAKES;
-		else if (o[0] == '-' && o[1]) {
-			cli_error("unknown option '%s'", o);
-			cli_usage(usage, 1);
-		} else if (!a->file)
-			a->file = o;
-		else {
-			cli_error("one FILE only: '%s'", o);
-			cli_usage(usage, 1);
-		}
-#undef TAKES
+	struct args *a = user;
+	switch (key) {
+	case 'T': choose(a, 1, val); break;
+	case O_STYLE: choose(a, 0, val); break;
+	case O_FLIP: a->ro.flip = 1; break;
+	case 'o': a->out = val; break;
+	case O_SIZE: a->ro.size = (int)number_arg("--size", val, 16); break;
+	case O_MARKS: a->marks = val; break;
+	case O_FEN: a->fen = val; break;
+	case O_VARIANT: a->variant = val; break;
+	case O_GAME: a->game = number_arg("--game", val, 1); break;
+	case O_PLY: a->ply = number_arg("--ply", val, 0); break;
+	case O_ALL: a->all_dir = val; break;
+	case O_SHEET: a->sheet = 1; break;
+	case O_EVERY: a->every = number_arg("--every", val, 1); break;
+	case O_PIECE: a->piece = val; break;
+	case O_AT: a->at = val; break;
 	}
-	return 0;
 }
 
 /* The options must go together; the format follows from them. */
@@ -345,7 +332,9 @@ static void check_args(struct args *a)
 	int game = a->game > 0 || a->html, piece = a->piece != NULL;
 	refuse(game + piece > 1 || (game && a->fen) || (piece && a->fen),
 	       "choose one of --fen, --game and --piece");
-	refuse(game != (a->file != NULL), game ? "--game needs a FILE" : "a FILE goes with --game");
+	refuse(!game && a->file, "a FILE goes with --game");
+	if (game && !a->file)
+		a->file = "-"; /* no FILE: standard input */
 	refuse(!game && (a->ply >= 0 || a->all_dir || a->sheet),
 	       "--ply, --all-plies and --sheet go with --game");
 	refuse((a->ply >= 0) + (a->all_dir != NULL) + a->sheet > 1,
@@ -374,10 +363,11 @@ int main(int argc, char **argv)
 	a.ply = -1;
 	a.out = "-";
 	cli_init("vchess-render");
-	if (argc < 2)
-		cli_usage(usage, 1);
-	if (parse_args(&a, argc, argv) < 0)
-		return CLI_OK;
+	int first = cli_options(&tool, argc, argv, option, &a);
+	if (first < argc)
+		a.file = argv[first];
+	if (first + 1 < argc)
+		cli_misuse("one FILE only: '%s'", argv[first + 1]);
 	check_args(&a);
 	struct vc_ctx *ctx = cli_ctx();
 	struct seen seen;

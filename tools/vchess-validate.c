@@ -5,18 +5,53 @@
  * bad one.  Exit 0 when every game is valid, 1 when any is not, 2 on usage
  * or I/O trouble.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 static const char usage[] =
-	"usage: vchess-validate [--variant NAME] [--force-variant NAME] [--strict] [--quiet]\n"
-	"                       [--summary] [--summary-format=text|tsv] [-v] [-j N]\n"
-	"                       [--first-game N] FILE...\n"
-	"       vchess-validate --merge-summaries [--summary-format=text|tsv] FILE...\n";
+	"usage: vchess-validate [OPTION]... [FILE]...\n"
+	"       vchess-validate --merge-summaries [--summary-format=text|tsv] [FILE]...\n";
+
+enum {
+	O_VARIANT = 256,
+	O_FORCE,
+	O_STRICT,
+	O_SUMMARY,
+	O_FORMAT,
+	O_MERGE,
+	O_FIRST,
+	O_PROGRESS
+};
+
+static const struct cli_opt opts[] = {
+	{ O_VARIANT, "variant", "NAME", "the variant of untagged games (default: chess)" },
+	{ O_FORCE, "force-variant", "NAME", "replay every game as variant NAME" },
+	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
+	{ 'q', "quiet", NULL, "no line per problem: the exit status says it" },
+	{ O_SUMMARY, "summary", NULL, "print the counts of games and plies at the end" },
+	{ O_FORMAT, "summary-format", "FORMAT", "text (default), or tsv for --merge-summaries" },
+	{ 'v', "verbose", NULL, "draw the board and position under each problem" },
+	{ 'j', "jobs", "N", "replay in N threads (default: one a processor)" },
+	{ O_FIRST, "first-game", "N", "number the first game N (for archive pieces)" },
+	{ O_MERGE, "merge-summaries", NULL, "add up summaries written as tsv" },
+	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_tool tool = {
+	usage,
+	"Replays every game of chess variant archives (PGN-like text, plain or gzip)\n"
+	"through the rules and reports every problem, positioned.",
+	opts,
+	"vchess-validate --summary games.pgn.gz   # every problem, then the counts",
+	"With no FILE, or when FILE is -, reads standard input.\n"
+	"Exit status: 0 every game valid, 1 some game is not, 2 usage or input trouble.\n",
+};
 
 static void print_diags(struct vc_sink *out, const struct vc_game *g,
 			const struct vc_validator *val, int verbose, int quiet)
@@ -48,7 +83,8 @@ static void print_diags(struct vc_sink *out, const struct vc_game *g,
 /* what every worker needs */
 struct run {
 	struct vc_validate_opts vo;
-	int verbose, quiet, progress, fatal;
+	int verbose, quiet, fatal;
+	struct cli_progress progress;
 	struct vc_summary *sum;
 };
 
@@ -109,8 +145,10 @@ static void done(void *user, struct vc_game *g, const char *out, size_t len, voi
 {
 	struct run *run = user;
 	struct result *r = res;
-	if (len)
+	if (len) {
+		cli_progress_clear(&run->progress);
 		fwrite(out, 1, len, stderr);
+	}
 	if (r->fatal) {
 		run->fatal = 1;
 		return;
@@ -118,9 +156,7 @@ static void done(void *user, struct vc_game *g, const char *out, size_t len, voi
 	r->st.variant = r->variant[0] ? r->variant : NULL;
 	if (vc_summary_add(run->sum, g, &r->st) < 0)
 		run->fatal = 1;
-	long games = vc_summary_totals(run->sum)->games;
-	if (run->progress && games % 4096 == 0)
-		fprintf(stderr, "\r%s: %ld games", cli_prog, games);
+	cli_progress_game(&run->progress);
 }
 
 /* The summary on standard output; 0, or -1 when it could not be written. */
@@ -138,7 +174,7 @@ static int merge_summaries(struct vc_ctx *ctx, const char **files, int nfiles, s
 	for (int i = 0; i < nfiles; i++) {
 		FILE *f = strcmp(files[i], "-") ? fopen(files[i], "r") : stdin;
 		if (!f) {
-			cli_error("cannot open '%s'", files[i]);
+			cli_file_error(files[i], 0, "cannot open '%s': %s", files[i], strerror(errno));
 			return CLI_TROUBLE;
 		}
 		char *text = NULL;
@@ -206,6 +242,7 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 		     int summary, int tsv)
 {
 	struct vc_ctx *ctx = cli_ctx();
+	cli_progress_start(&run->progress, ctx);
 	run->sum = vc_summary_new();
 	if (!run->sum || check_variants(ctx, &run->vo) < 0) {
 		vc_ctx_free(ctx);
@@ -235,8 +272,7 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 			next_first += vc_summary_totals(run->sum)->games - before;
 	}
 	const struct vc_summary_totals *t = vc_summary_totals(run->sum);
-	if (run->progress && t->games >= 4096)
-		fprintf(stderr, "\r%*s\r", 40, "");
+	cli_progress_end(&run->progress);
 	if (summary && print_summary(ctx, run->sum, tsv) < 0)
 		trouble = 1;
 	int rc = trouble ? CLI_TROUBLE : t->invalid ? CLI_BAD_INPUT : CLI_OK;
@@ -245,85 +281,61 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 	return rc;
 }
 
+struct args {
+	const char *variant, *force;
+	int strict, quiet, summary, verbose, tsv, merge, jobs;
+	long first_game;
+	struct cli_progress progress;
+};
+
+static void option(int key, const char *val, void *user)
+{
+	struct args *a = user;
+	switch (key) {
+	case O_VARIANT: a->variant = val; break;
+	case O_FORCE: a->force = val; break;
+	case O_STRICT: a->strict = 1; break;
+	case 'q': a->quiet = 1; break;
+	case O_SUMMARY: a->summary = 1; break;
+	case 'v': a->verbose = 1; break;
+	case O_MERGE: a->merge = 1; break;
+	case 'j': a->jobs = (int)cli_number_arg("-j", val, 1, 1024); break;
+	case O_FIRST: a->first_game = cli_number_arg("--first-game", val, 1, LONG_MAX); break;
+	case O_FORMAT:
+		if (strcmp(val, "text") && strcmp(val, "tsv"))
+			cli_misuse("--summary-format must be text or tsv, not '%s'", val);
+		a->tsv = !strcmp(val, "tsv");
+		break;
+	case O_PROGRESS:
+		if (cli_progress_parse(&a->progress, val) < 0)
+			cli_misuse("--progress must be auto, always or never, not '%s'", val);
+		break;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *variant = NULL, *force = NULL;
-	int strict = 0, quiet = 0, summary = 0, verbose = 0, tsv = 0, merge = 0;
-	int jobs = vc_cpu_count();
-	long first_game = 1;
-	const char **files = calloc((size_t)argc + 1, sizeof *files);
-	int nfiles = 0;
-	cli_init("vchess-validate");
-	if (!files)
-		return CLI_TROUBLE;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage(usage, 0);
-			return CLI_OK;
-		} else if (!strcmp(a, "--version")) {
-			cli_version();
-			return CLI_OK;
-		} else if (!strcmp(a, "--variant") && i + 1 < argc)
-			variant = argv[++i];
-		else if (!strcmp(a, "--force-variant") && i + 1 < argc)
-			force = argv[++i];
-		else if (!strcmp(a, "--strict"))
-			strict = 1;
-		else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-			quiet = 1;
-		else if (!strcmp(a, "--summary"))
-			summary = 1;
-		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-			verbose = 1;
-		else if (!strcmp(a, "--summary-format=tsv"))
-			tsv = 1;
-		else if (!strcmp(a, "--summary-format=text"))
-			tsv = 0;
-		else if (!strcmp(a, "--merge-summaries"))
-			merge = 1;
-		else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && i + 1 < argc) {
-			long n = cli_number(argv[++i]);
-			if (n < 1 || n > 1024) {
-				cli_error("-j needs a number from 1 to 1024, not '%s'", argv[i]);
-				return CLI_TROUBLE;
-			}
-			jobs = (int)n;
-		} else if (!strncmp(a, "-j", 2) && a[2]) {
-			long n = cli_number(a + 2);
-			if (n < 1 || n > 1024) {
-				cli_error("-j needs a number from 1 to 1024, not '%s'", a + 2);
-				return CLI_TROUBLE;
-			}
-			jobs = (int)n;
-		} else if (!strcmp(a, "--first-game") && i + 1 < argc) {
-			first_game = cli_number(argv[++i]);
-			if (first_game < 1) {
-				cli_error("--first-game needs a positive number, not '%s'", argv[i]);
-				return CLI_TROUBLE;
-			}
-		}
-		else if (!strcmp(a, "--")) {
-			while (++i < argc)
-				files[nfiles++] = argv[i];
-		} else if (a[0] == '-' && a[1]) {
-			cli_error("unknown option '%s'", a);
-			cli_usage(usage, 1);
-		} else
-			files[nfiles++] = a;
-	}
-	if (!nfiles)
-		cli_usage(usage, 1);
-
+	static const char *stdin_only[] = { "-" };
+	static struct args a;
 	static struct run run;
-	run.vo.strict = strict;
-	run.vo.default_variant = variant;
-	run.vo.force_variant = force;
-	run.verbose = verbose;
-	run.quiet = quiet;
-	run.progress = isatty(2) && !quiet;
-	int rc = merge ? run_merge(files, nfiles, tsv)
-		       : run_files(files, nfiles, &run, jobs, first_game, summary, tsv);
-	free(files);
-	return rc;
+	cli_init("vchess-validate");
+	a.jobs = vc_cpu_count();
+	a.first_game = 1;
+	int first = cli_options(&tool, argc, argv, option, &a);
+	const char **files = (const char **)argv + first;
+	int nfiles = argc - first;
+	if (!nfiles) { /* no FILE: standard input, as pgn-extract reads */
+		files = stdin_only;
+		nfiles = 1;
+	}
+	run.vo.strict = a.strict;
+	run.vo.default_variant = a.variant;
+	run.vo.force_variant = a.force;
+	run.verbose = a.verbose;
+	run.quiet = a.quiet;
+	if (a.quiet && !a.progress.when)
+		a.progress.when = 1;
+	run.progress = a.progress;
+	return a.merge ? run_merge(files, nfiles, a.tsv)
+		       : run_files(files, nfiles, &run, a.jobs, a.first_game, a.summary, a.tsv);
 }

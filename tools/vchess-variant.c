@@ -11,8 +11,40 @@
 
 static const char usage[] =
 	"usage: vchess-variant list\n"
-	"       vchess-variant check FILE...\n"
-	"       vchess-variant moves VARIANT-OR-FILE PIECE [--board WxH] [--at SQUARE]\n";
+	"       vchess-variant check [FILE]...\n"
+	"       vchess-variant moves [--board WxH] [--at SQUARE] VARIANT-OR-FILE PIECE\n";
+
+enum { O_BOARD = 256, O_AT };
+
+static const struct cli_opt opts[] = {
+	{ O_BOARD, "board", "WxH", "moves: draw on a board of W files and H ranks" },
+	{ O_AT, "at", "SQUARE", "moves: put the piece there (default: the middle)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_tool tool = {
+	usage,
+	"Lists the built-in chess variants, checks variant files (vchess-variant(5))\n"
+	"and draws a piece's moves on an empty board.",
+	opts,
+	"vchess-variant moves io-chess griffin --at e4   # where a griffin goes",
+	"check: with no FILE, or when FILE is -, reads standard input.\n"
+	"Exit status: 0 success, 1 a file that does not load, 2 usage, I/O trouble or,\n"
+	"for moves, a variant, piece, board or square that is not there.\n",
+};
+
+struct args {
+	const char *board, *at;
+};
+
+static void option(int key, const char *val, void *user)
+{
+	struct args *a = user;
+	if (key == O_BOARD)
+		a->board = val;
+	else if (key == O_AT)
+		a->at = val;
+}
 
 static int cmd_list(void)
 {
@@ -28,9 +60,12 @@ static int cmd_list(void)
 
 static int cmd_check(int argc, char **argv)
 {
+	static char *stdin_only[] = { "-" };
 	int rc = CLI_OK;
-	if (argc < 1)
-		cli_usage(usage, 1);
+	if (argc < 1) { /* no FILE: standard input */
+		argv = stdin_only;
+		argc = 1;
+	}
 	for (int i = 0; i < argc; i++) {
 		struct vc_ctx *ctx = cli_ctx();
 		struct vc_variant *v = vc_variant_load_file(ctx, argv[i]);
@@ -42,7 +77,8 @@ static int cmd_check(int argc, char **argv)
 			else if (rc != CLI_TROUBLE)
 				rc = CLI_BAD_INPUT;
 		} else {
-			printf("%s: %s: %dx%d, %d pieces\n", argv[i], vc_variant_name(v),
+			printf("%s: %s: %dx%d, %d pieces\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>",
+			       vc_variant_name(v),
 			       vc_variant_files(v), vc_variant_ranks(v), vc_variant_piece_count(v));
 		}
 		vc_variant_free(v);
@@ -63,26 +99,11 @@ static int parse_square(const char *s, int files, int ranks)
 	return (int)(r - 1) * files + f;
 }
 
-static int cmd_moves(int argc, char **argv)
+static int cmd_moves(int argc, char **argv, const char *board, const char *at)
 {
-	const char *vname = NULL, *piece = NULL, *board = NULL, *at = NULL;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--board") && i + 1 < argc)
-			board = argv[++i];
-		else if (!strcmp(argv[i], "--at") && i + 1 < argc)
-			at = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("unknown argument '%s'", argv[i]);
-			cli_usage(usage, 1);
-		} else if (!vname)
-			vname = argv[i];
-		else if (!piece)
-			piece = argv[i];
-		else
-			cli_usage(usage, 1);
-	}
-	if (!vname || !piece)
-		cli_usage(usage, 1);
+	if (argc != 2)
+		cli_misuse("moves needs a VARIANT-OR-FILE and a PIECE");
+	const char *vname = argv[0], *piece = argv[1];
 	struct vc_ctx *ctx = cli_ctx();
 	struct vc_variant *v = vc_variant_load(ctx, vname);
 	int rc = CLI_OK;
@@ -129,27 +150,23 @@ out:
 
 int main(int argc, char **argv)
 {
+	struct args a = { NULL, NULL };
 	cli_init("vchess-variant");
-	if (argc < 2)
-		cli_usage(usage, 1);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		cli_usage(usage, 0);
-		return CLI_OK;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		cli_version();
-		return CLI_OK;
-	}
-	if (!strcmp(argv[1], "list")) {
-		if (argc != 2)
-			cli_usage(usage, 1);
+	int first = cli_options(&tool, argc, argv, option, &a);
+	const char *cmd = first < argc ? argv[first] : NULL;
+	int n = argc - first - 1;
+	if (!cmd)
+		cli_misuse("a command is needed: list, check or moves");
+	if (strcmp(cmd, "moves") && (a.board || a.at))
+		cli_misuse("--board and --at go with moves");
+	if (!strcmp(cmd, "list")) {
+		if (n)
+			cli_misuse("list takes no operand: '%s'", argv[first + 1]);
 		return cmd_list();
 	}
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "moves"))
-		return cmd_moves(argc - 2, argv + 2);
-	cli_error("unknown command '%s'", argv[1]);
-	cli_usage(usage, 1);
-	return CLI_TROUBLE;
+	if (!strcmp(cmd, "check"))
+		return cmd_check(n, argv + first + 1);
+	if (!strcmp(cmd, "moves"))
+		return cmd_moves(n, argv + first + 1, a.board, a.at);
+	cli_misuse("unknown command '%s' (list, check or moves)", cmd);
 }

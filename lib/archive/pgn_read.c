@@ -68,8 +68,7 @@ struct vc_reader {
 	long line;    /* line number at pos */
 	int eof;      /* the input has ended (or failed) */
 	int failed;   /* the input failed: VC_FATAL once all read bytes are out */
-	int started;  /* the first bytes were looked at for a BOM */
-	int bom;      /* a BOM was skipped and is not yet reported */
+	long bom;     /* line of a BOM skipped between games, not yet reported */
 	int skip;     /* drop bytes up to the next tag line before the next game */
 	int skip_bol; /* ... and pos is at the start of a line */
 	int oom;
@@ -232,6 +231,20 @@ static int tag_like(const unsigned char *p)
 	return *p == ' ' || *p == '\t' || lstop[*p];
 }
 
+/* Is there a UTF-8 byte order mark at p?  (What "cat *.pgn" leaves at the
+ * start of each file's first line; the window's zero slack makes the
+ * three-byte look safe at its end.) */
+static int is_bom(const unsigned char *p)
+{
+	return p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF;
+}
+
+/* tag_like, after a byte order mark if one stands at p. */
+static int tag_like_bom(const unsigned char *p)
+{
+	return tag_like(is_bom(p) ? p + 3 : p);
+}
+
 /* The suffix annotation p[0, n), or NULL. */
 static const char *suffix_of(const unsigned char *p, size_t n)
 {
@@ -249,6 +262,10 @@ static const unsigned char *paren_join(const unsigned char *p)
 		return p + 5;
 	if (memcmp(p, "(prison)", 8) == 0)
 		return p + 8;
+	/* a promotion piece in parentheses, "bxa8(Q)" */
+	if (p[1] >= 'A' && p[1] <= 'Z' &&
+	    (p[2] == ')' || (p[2] >= 'A' && p[2] <= 'Z' && p[3] == ')')))
+		return p + (p[2] == ')' ? 3 : 4);
 	if (p[1] >= 'a' && p[1] <= 'z' && p[2] >= '0' && p[2] <= '9') {
 		const unsigned char *q = p + 3;
 		if (*q >= '0' && *q <= '9')
@@ -391,7 +408,7 @@ static void skip_discard(struct vc_reader *r)
 			continue;
 		}
 		const unsigned char *p = r->buf + r->pos;
-		if (bol && tag_like(p))
+		if (bol && tag_like_bom(p))
 			return;
 		bol = 0;
 		while (!lstop[*p])
@@ -408,19 +425,6 @@ static void skip_discard(struct vc_reader *r)
 		r->line++;
 		r->ls = (ptrdiff_t)r->pos;
 		bol = 1;
-	}
-}
-
-/* Before the first game: skips a UTF-8 byte order mark. */
-static void start(struct vc_reader *r)
-{
-	r->started = 1;
-	while (r->len < 3 && refill(r))
-		;
-	if (r->len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
-		r->pos = 3;
-		r->ls = 3; /* columns count from the byte after the BOM */
-		r->bom = 1;
 	}
 }
 
@@ -481,6 +485,8 @@ struct rd {
 	const unsigned char *p;   /* the scan position */
 	size_t ge;                /* where the game's raw text ends (window offset), once known */
 	int garbage;              /* the text is no game */
+	long brace_col;           /* a tagless game between games began with '{' here */
+	long nmoves;              /* moves stored */
 	int depth;
 	long open_line, open_col; /* the outermost '(' still open */
 	long movenum;             /* written before the next move, 0 none */
@@ -492,6 +498,9 @@ struct rd {
 	int crlf;                 /* strict-crlf was stored */
 	int content;              /* the current line had something (tag section) */
 	int blankline;            /* a blank line came since the last tag */
+	/* names of broken tag lines (game offsets, lengths), the first few */
+	size_t broken_name[4], broken_len[4];
+	int nbroken;
 };
 
 static void load(struct rd *s)
@@ -536,9 +545,10 @@ static int nul_byte(const struct rd *s, const unsigned char *x)
 
 /* Stores an error in the game, up to MAX_DIAGS of them.  Returns 0, or -1
  * when the cap was reached: the caller then stops tokenising. */
-static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
-	__attribute__((format(printf, 5, 0)));
-static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
+static int vdiag(struct rd *s, enum vc_severity sev, const char *code, long line, long column,
+		 const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+static int vdiag(struct rd *s, enum vc_severity sev, const char *code, long line, long column,
+		 const char *fmt, va_list ap)
 {
 	size_t n = vc_game_diag_count(s->g);
 	if (n >= MAX_DIAGS)
@@ -551,8 +561,29 @@ static int verr(struct rd *s, const char *code, long line, long column, const ch
 	}
 	char msg[512];
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	vc_game_add_diag(s->g, VC_SEV_ERROR, code, line, column, 0, NULL, "%s", msg);
+	vc_game_add_diag(s->g, sev, code, line, column, 0, NULL, "%s", msg);
 	return 0;
+}
+
+static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+static int verr(struct rd *s, const char *code, long line, long column, const char *fmt, va_list ap)
+{
+	return vdiag(s, VC_SEV_ERROR, code, line, column, fmt, ap);
+}
+
+/* A reading that lenient mode makes with a warning, at x on the current
+ * line: an error when strict.  0, or -1 as err. */
+static int warn_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int warn_at(struct rd *s, const char *code, const unsigned char *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vdiag(s, s->r->strict ? VC_SEV_ERROR : VC_SEV_WARNING, code, s->r->line, col(s, x),
+		       fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static int err(struct rd *s, const char *code, long line, long column, const char *fmt, ...)
@@ -678,6 +709,21 @@ static enum step tab(struct rd *s)
 	return GO_ON;
 }
 
+/* A byte order mark at p, the start of a line in the tag section or in
+ * movetext (files joined with cat): before a tag line in movetext, the next
+ * game starts at it; else it is skipped, and the line read from the byte
+ * after it (columns count from there).  Strict mode flags it. */
+static enum step line_bom(struct rd *s, const unsigned char *p)
+{
+	if (s->moves && tag_like(p + 3))
+		return end_before_line(s, p);
+	if (strict_at(s, "strict-bom", p, "byte order mark at the start of a line") < 0)
+		return GO_SKIP;
+	s->r->ls += 3;
+	s->p = p + 3;
+	return GO_ON;
+}
+
 /* A line end in the tag section or in movetext, s->p at it: the next line
  * is made complete in the window; in movetext, a line that starts a tag
  * section begins the next game.  (Inline: both loops call it, on every
@@ -701,6 +747,12 @@ static inline enum step line_end(struct rd *s)
 			return line_too_long(s);
 		if (rc == -2)
 			return GO_TOO_BIG;
+		p = s->p;
+	}
+	if (*p == 0xEF && is_bom(p)) {
+		enum step st = line_bom(s, p);
+		if (st != GO_ON)
+			return st;
 		p = s->p;
 	}
 	/* an escape line ('%') is seen by the loop that called */
@@ -788,6 +840,68 @@ static enum step broken_tag(struct rd *s, const unsigned char *q, const unsigned
 	return GO_ON;
 }
 
+/* A tag value with quotes inside it that are not escaped, as in
+ * [White ""Socrates Expert""] or [Event "The "Big" Open"]: when a '"' and
+ * then ']' come later on the line, the value runs to that '"', inner quotes
+ * and all, with a warning (an error when strict).  t's value is set to it;
+ * returns where its ']' is, or t's old value end past its '"' (no such
+ * '"': the caller reports the line), or NULL when the game's problems are
+ * too many. */
+static const unsigned char *quotes_inside(struct rd *s, struct tag *t)
+{
+	const unsigned char *q = t->value_end + 1, *e;
+	for (e = q; !lstop[*e]; e++) {
+		if (*e != '"')
+			continue;
+		const unsigned char *b = e + 1;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		if (*b == ']')
+			break;
+	}
+	if (*e != '"') {
+		while (*q == ' ' || *q == '\t')
+			q++;
+		return q;
+	}
+	if (warn_at(s, "tag-quotes", t->value_end,
+		    "the value of tag '%.*s' holds '\"' not written as '\\\"': read up to the "
+		    "'\"' before ']'",
+		    NAMECAP(t->name_end - t->name), (const char *)t->name) < 0)
+		return NULL;
+	t->value_end = e;
+	t->esc = 0;
+	for (q = t->value; q < e; q++) {
+		if (*q == '\\' && (q[1] == '"' || q[1] == '\\')) {
+			t->esc = 1;
+			q++;
+		}
+	}
+	for (q = e + 1; *q == ' ' || *q == '\t'; q++)
+		;
+	return q;
+}
+
+/* Notes the name of t, a broken tag line, so that the same name after a
+ * blank line begins the next game, as a tag it stored would.  Returns 1. */
+static int broken_name(struct rd *s, const struct tag *t)
+{
+	if (s->nbroken < (int)VC_NELEM(s->broken_name)) {
+		s->broken_name[s->nbroken] = off(s, t->name);
+		s->broken_len[s->nbroken++] = (size_t)(t->name_end - t->name);
+	}
+	return 1;
+}
+
+/* Did a broken tag line of this game name the tag name[0, nlen)? */
+static int broken_has(const struct rd *s, const char *name, size_t nlen)
+{
+	for (int i = 0; i < s->nbroken; i++)
+		if (s->broken_len[i] == nlen && !memcmp(s->g0 + s->broken_name[i], name, nlen))
+			return 1;
+	return 0;
+}
+
 /* A tag read whole, s->p at its '[': stored, or the start of the next game.
  * bol: the tag is the first thing on its line. */
 static enum step store_tag(struct rd *s, const struct tag *t, int bol)
@@ -798,7 +912,8 @@ static enum step store_tag(struct rd *s, const struct tag *t, int bol)
 	 * blank line, begins the next game: a game with no movetext then
 	 * does not swallow the next game's tags, while a blank line inside
 	 * one tag section (as ChessBase writes) is still read through. */
-	if (bol && s->blankline && vc_game_build_has_tag(s->g, name, nlen))
+	if (bol && s->blankline &&
+	    (vc_game_build_has_tag(s->g, name, nlen) || broken_has(s, name, nlen)))
 		return end_before_line(s, s->b + s->r->ls);
 	s->blankline = 0;
 	s->ntags++;
@@ -837,17 +952,19 @@ static enum step tag_line(struct rd *s)
 	const char *name = (const char *)t.name;
 	while (*q == ' ' || *q == '\t')
 		q++;
-	if (*q != '"')
+	if (*q != '"' && broken_name(s, &t))
 		return broken_tag(s, q, q, "expected '\"' after tag name '%.*s'", nl, name);
 	t.value = ++q;
 	q = value_end(q, &t.esc);
-	if (*q != '"')
+	if (*q != '"' && broken_name(s, &t))
 		return broken_tag(s, q, t.value - 1, "value of tag '%.*s' is never closed", nl,
 				  name);
 	t.value_end = q++;
 	while (*q == ' ' || *q == '\t')
 		q++;
-	if (*q != ']')
+	if (*q != ']' && (q = quotes_inside(s, &t)) == NULL)
+		return GO_SKIP;
+	if (*q != ']' && broken_name(s, &t))
 		return broken_tag(s, q, q, "expected ']' after the value of tag '%.*s'", nl, name);
 	enum step st = store_tag(s, &t, bol);
 	if (st == GO_ON)
@@ -1113,6 +1230,7 @@ static enum step store_move(struct rd *s, const unsigned char *t, const unsigned
 	struct vc_item *it = item(s, VC_IT_MOVE, t, n, t);
 	if (!it)
 		return GO_OOM;
+	s->nmoves++;
 	if (s->movenum) {
 		it->flags |= VC_IF_MOVENUM;
 		it->movenum = s->movenum;
@@ -1140,7 +1258,28 @@ static enum step store_move(struct rd *s, const unsigned char *t, const unsigned
 	return GO_ON;
 }
 
-/* A move, a result or an e.p. mark, s->p at its first byte. */
+/* The length of a result glued to the end of the move token t[0, n): '*'
+ * ("h6*"), or a decisive result or draw after a check or mate mark
+ * ("Qxf7#1-0"; after a square, "h61-0" could be a rank); else 0. */
+static size_t glued_result(const unsigned char *t, size_t n)
+{
+	/* most moves end in a digit or a letter: a look at the last bytes */
+	if (n < 2)
+		return 0;
+	if (t[n - 1] == '*')
+		return t[n - 2] != '*';
+	if (n > 4 && t[n - 2] == '-' && (t[n - 4] == '#' || t[n - 4] == '+') &&
+	    result_token(t + n - 3, 3))
+		return 3;
+	if (n > 8 && t[n - 1] == '2' && (t[n - 8] == '#' || t[n - 8] == '+') &&
+	    result_token(t + n - 7, 7))
+		return 7;
+	return 0;
+}
+
+/* A move, a result or an e.p. mark, s->p at its first byte.  A result
+ * glued to the move before it ("h6*") and a glued "e.p." ("exd6e.p.") are
+ * tokens of their own: the move is stored, and the loop reads them next. */
 static enum step move(struct rd *s)
 {
 	const unsigned char *t = s->p, *p = move_end(t);
@@ -1152,6 +1291,16 @@ static enum step move(struct rd *s)
 		return ep_mark(s, t, p + 3);
 	if (n == 2 && t[0] == 'e' && t[1] == 'p')
 		return ep_mark(s, t, p);
+	size_t k = glued_result(t, n);
+	if (k) {
+		if (strict_at(s, "strict-spacing", p - k,
+			      "result '%.*s' glued to the move before it", (int)k,
+			      (const char *)p - k) < 0)
+			return GO_SKIP;
+		return store_move(s, t, p - k);
+	}
+	if (n > 1 && p[-1] == 'e' && p[0] == '.' && p[1] == 'p' && p[2] == '.')
+		return store_move(s, t, p - 1);
 	return store_move(s, t, p);
 }
 
@@ -1349,6 +1498,58 @@ static enum step movetext(struct rd *s)
 	}
 }
 
+/* Is the word [t, q) shaped like a move: castling, a null move, or up to
+ * two capitals (the piece), an origin (a letter, digits), a capture or drop
+ * mark, a square (a lower-case letter, one or two digits), a promotion and
+ * check marks?  ("e4", "Nbd7", "exd5", "N@e5", "b8=Q+", "O-O"; not "The",
+ * "Round", "a", "2026".) */
+static int move_shaped(const unsigned char *t, const unsigned char *q)
+{
+	while (q > t && (q[-1] == '+' || q[-1] == '#' || q[-1] == '*'))
+		q--;
+	size_t n = (size_t)(q - t);
+	if ((n == 3 && !memcmp(t, "O-O", 3)) || (n == 5 && !memcmp(t, "O-O-O", 5)) ||
+	    (n == 3 && !memcmp(t, "0-0", 3)) || (n == 5 && !memcmp(t, "0-0-0", 5)) ||
+	    (n == 2 && !memcmp(t, "--", 2)))
+		return 1;
+	const unsigned char *p = t;
+	for (int k = 0; k < 2 && p < q && *p >= 'A' && *p <= 'Z'; k++)
+		p++;
+	int squares = 0, last_square = 0, files = 0;
+	while (p < q) {
+		if (*p >= 'a' && *p <= 'z' && p + 1 < q && p[1] >= '0' && p[1] <= '9') {
+			p += 2;
+			if (p < q && *p >= '0' && *p <= '9')
+				p++;
+			squares++;
+			last_square = 1;
+		} else if (*p >= 'a' && *p <= 'z' && squares == 0 && files++ == 0) {
+			p++; /* a file, "Nbd7", "exd5" */
+		} else if (strchr("x:-@", *p) && *p) {
+			p++;
+			last_square = 0;
+		} else if ((*p == '=' || (*p >= 'A' && *p <= 'Z')) && squares > 0) {
+			p += *p == '=';
+			return p + 1 == q && *p >= 'A' && *p <= 'Z';
+		} else {
+			return 0;
+		}
+	}
+	return squares > 0 && squares <= 2 && last_square;
+}
+
+/* Does the line at p begin a game without tags, where text that is no game
+ * could stand: a move number, a word shaped like a move, or a comment? */
+static int tagless_start(const unsigned char *p)
+{
+	const unsigned char *q;
+	for (q = p; cls[*q] == K_DIGIT; q++)
+		;
+	if (q > p && *q == '.')
+		return 1;
+	return *p == '{' || move_shaped(p, move_end(p));
+}
+
 /* ---- the end of a game ---- */
 
 /* The line end of the result's line: the game ends with it. */
@@ -1439,8 +1640,9 @@ static enum step skip_more(struct rd *s, const unsigned char *x)
 }
 
 /* After an error that breaks the token stream: the bytes from s->p up to
- * the next line that starts a tag section (or an escape line, after
- * garbage) are kept in the game's raw text, unread. */
+ * the next line that starts a tag section (or, after garbage, an escape
+ * line, or a line after a blank one that starts a tagless game) are kept in
+ * the game's raw text, unread. */
 static enum step skip_rest(struct rd *s)
 {
 	enum step st;
@@ -1456,13 +1658,15 @@ static enum step skip_rest(struct rd *s)
 			s->p = p == s->end ? p : p + 1;
 			continue;
 		}
+		int after_blank = s->r->ls >= 0 && blank_line(s->b + s->r->ls, p);
 		s->p = p = past_line_end(s, p);
 		if (off(s, p) > s->r->max_game)
 			return GO_TOO_BIG;
 		if (p >= s->lim && (st = skip_more(s, p)) != GO_ON)
 			return st;
 		p = s->p;
-		if (tag_like(p) || (s->garbage && *p == '%'))
+		if (tag_like_bom(p) ||
+		    (s->garbage && (*p == '%' || (after_blank && tagless_start(p)))))
 			return end_before_line(s, p);
 	}
 }
@@ -1491,6 +1695,15 @@ static enum step finish(struct rd *s)
 {
 	struct vc_reader *r = s->r;
 	struct vc_game *g = s->g;
+	if (s->brace_col && !s->nmoves && !vc_game_result(g)) {
+		/* a comment between games with no move and no result after it
+		 * (before the next game's tags) is no game */
+		char qbuf[96];
+		s->garbage = 1;
+		err(s, "garbage", vc_game_line(g), s->brace_col,
+		    "text between games is not a game: '%s'", quote(qbuf, s->g0, s->end));
+		return GO_DONE;
+	}
 	if (!s->broke) {
 		if (s->depth > 0)
 			err(s, "var-unclosed", s->open_line, s->open_col,
@@ -1519,7 +1732,7 @@ static enum step finish(struct rd *s)
  * movetext, or text that is no game. */
 static enum step first_step(struct rd *s)
 {
-	const unsigned char *p = s->p, *q;
+	const unsigned char *p = s->p;
 	if (*p == '%' && at_bol(s, p))
 		return GO_TAGS;
 	if (tag_like(p))
@@ -1533,13 +1746,15 @@ static enum step first_step(struct rd *s)
 	case K_SEMI:
 	case K_DOLLAR:
 	case K_LPAREN:
-		/* Movetext without tags: the whole file may be such a game, but
-		 * between games only a move number starts one. */
+		/* Movetext without tags: the whole file may be such a game;
+		 * between games, a move number, a comment or a word shaped like
+		 * a move starts one (games one a paragraph, as PGN's import
+		 * format allows); prose, or a result alone, is no game. */
 		if (s->r->games == 1)
 			return GO_BEGIN_MOVES;
-		for (q = p; cls[*q] == K_DIGIT; q++)
-			;
-		if (q > p && *q == '.')
+		if (*p == '{')
+			s->brace_col = col(s, p);
+		if (tagless_start(p))
 			return GO_BEGIN_MOVES;
 		break;
 	default:
@@ -1560,9 +1775,10 @@ static void start_game(struct rd *s, struct vc_reader *r, struct vc_game *g)
 	vc_game_build_start(g, r->name, r->number++, r->line);
 	r->games++;
 	if (r->bom) {
-		r->bom = 0;
 		if (r->strict)
-			err(s, "strict-bom", 1, 1, "byte order mark at the start of the input");
+			err(s, "strict-bom", r->bom, 1, "byte order mark at the start of %s",
+			    r->bom == 1 ? "the input" : "a line");
+		r->bom = 0;
 	}
 }
 
@@ -1669,8 +1885,6 @@ vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g)
 	vc_game_clear(g);
 	if (r->oom)
 		return VC_FATAL;
-	if (!r->started)
-		start(r);
 	if (r->skip) {
 		r->skip = 0;
 		skip_discard(r);
@@ -1685,6 +1899,15 @@ vc_status vc_reader_next(struct vc_reader *r, struct vc_game *g)
 			continue;
 		}
 		const unsigned char *p = r->buf + r->pos;
+		if (is_bom(p)) {
+			/* a BOM where a game may begin: at the start of the input,
+			 * or of each file of a concatenation */
+			if (r->pos == (size_t)r->ls)
+				r->ls += 3; /* columns count from the byte after it */
+			r->pos += 3;
+			r->bom = r->line;
+			continue;
+		}
 		if (!blank[*p])
 			break;
 		if (*p == '\n' || *p == '\r') {

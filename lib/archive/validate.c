@@ -463,6 +463,13 @@ static vc_status set_up_fen(struct vc_validator *val, struct vc_game *g, const c
 		      "position string '%s' does not read: %s", fen, msg);
 		return VC_FAILED;
 	}
+	if (quiet && vc_ctx_count(quiet, VC_SEV_WARNING)) {
+		/* the string read with a warning: a move number 0, as puzzle
+		 * tools write, read as 1 */
+		tag_pos(g, "FEN", &line, &col);
+		gdiag(val, g, soft, "fen-move-zero", line, col, 0, NULL, "position string '%s': %s",
+		      fen, vc_ctx_last_message(quiet));
+	}
 	vc_ctx_free(quiet);
 	return VC_OK;
 }
@@ -672,15 +679,32 @@ static int leaves_king(struct walk *w, const vc_move *m)
 	return 1;
 }
 
+/* Strict mode: is the move written as the PGN standard's SAN (what
+ * vc_move_san writes, check marks apart: check_marks sees to them)?  0, or
+ * 1 with a strict-san error that says which form it is and what SAN
+ * writes: coordinates ("e2e4"), long algebraic ("Ng1-f3"), a pawn's letter
+ * ("Pe4"), a promotion without '=' ("bxa8Q", "bxa8/Q", "bxa8(Q)"), ':' for
+ * a capture ("B:c6"), a glued e.p. mark ("exd6ep"), more than SAN needs to
+ * tell the piece ("Ngf3" where only one knight can go). */
+static int strict_san(struct walk *w, const vc_move *m)
+{
+	char msg[256];
+	if (vc_san_strict(w->p, m, w->it->text, w->it->len, msg, sizeof msg) == 0)
+		return 0;
+	move_diag(w, VC_SEV_ERROR, "strict-san", "%s", msg);
+	return 1;
+}
+
 /* The marks of a move (not a null move) that stand before it is made:
- * 'x', the castling letters, "e.p.". */
-static void capture_marks(struct walk *w, const vc_move *m, const struct vc_san *san)
+ * 'x', the castling letters, "e.p.".  not_san: strict_san has already said
+ * how the move should be written (a missing 'x' included). */
+static void capture_marks(struct walk *w, const vc_move *m, const struct vc_san *san, int not_san)
 {
 	const struct vc_item *it = w->it;
 	int cap = (m->flags & VC_MF_CAPTURE) != 0;
 	if (san->capture_mark && !cap)
 		move_diag(w, w->soft, "mark-capture", "written as a capture but captures nothing");
-	else if (w->strict && cap && !san->capture_mark && !(m->flags & VC_MF_CASTLE))
+	else if (w->strict && cap && !san->capture_mark && !(m->flags & VC_MF_CASTLE) && !not_san)
 		move_diag(w, VC_SEV_ERROR, "mark-capture", "a capture written without 'x'");
 	if (w->strict && san->castle &&
 	    (memchr(it->text, '0', it->len) != NULL) != w->v->castle_zero)
@@ -767,7 +791,7 @@ static vc_status replay_move(struct walk *w, size_t i, const struct vc_item *it,
 		}
 	}
 	if (!(m.flags & VC_MF_NULL))
-		capture_marks(w, &m, &san);
+		capture_marks(w, &m, &san, w->strict && strict_san(w, &m));
 	if (val->fn) {
 		char sanbuf[96];
 		vc_move_san(p, &m, 0, sanbuf, sizeof sanbuf);

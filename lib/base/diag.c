@@ -21,6 +21,8 @@
 struct vc_ctx {
 	vc_diag_fn *fn;
 	void *user;
+	vc_progress_fn *progress;
+	void *progress_user;
 	unsigned long count[VC_NSEV];
 	char *last;
 	size_t last_cap;
@@ -45,6 +47,31 @@ void vc_ctx_set_diag(struct vc_ctx *ctx, vc_diag_fn *fn, void *user)
 		return;
 	ctx->fn = fn;
 	ctx->user = user;
+}
+
+void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user)
+{
+	if (!ctx)
+		return;
+	ctx->progress = fn;
+	ctx->progress_user = user;
+}
+
+void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from)
+{
+	if (to && from)
+		vc_ctx_set_progress(to, from->progress, from->progress_user);
+}
+
+int vc_ctx_wants_progress(const struct vc_ctx *ctx)
+{
+	return ctx && ctx->progress;
+}
+
+void vc_ctx_progress(struct vc_ctx *ctx, const char *input, uint64_t done, uint64_t size)
+{
+	if (ctx && ctx->progress)
+		ctx->progress(ctx->progress_user, input, done, size);
 }
 
 const char *vc_ctx_last_message(const struct vc_ctx *ctx)

@@ -80,6 +80,7 @@ struct vc_input {
 	uint64_t total_in, total_out;
 	size_t max_ratio;
 	int failed, at_end;
+	uint64_t size; /* a regular file's size, for vc_ctx_progress; 0 otherwise */
 	/* with a pipe: what the thread would have reported, in order */
 	struct gzpipe *pipe;
 	int defer;
@@ -282,6 +283,9 @@ struct vc_input *vc_input_open(struct vc_ctx *ctx, const char *path, size_t max_
 		(void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
 	}
+	struct stat sb;
+	if (vc_ctx_wants_progress(ctx) && fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		in->size = (uint64_t)sb.st_size;
 	/* A pipe may deliver a single byte first: read until the magic can be
 	 * judged. */
 	while (in->raw_len < 2 && !in->src_eof)
@@ -566,9 +570,15 @@ long vc_input_read(struct vc_input *in, void *buf, size_t n)
 {
 	if (!in)
 		return -1;
-	if (in->pipe)
-		return pipe_read(in, buf, n);
-	return direct_read(in, buf, n);
+	long k = in->pipe ? pipe_read(in, buf, n) : direct_read(in, buf, n);
+	if (in->size) {
+		/* the file's offset is the kernel's: right even while a thread
+		 * reads it ahead to inflate it */
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		if (at >= 0)
+			vc_ctx_progress(in->ctx, in->name, (uint64_t)at, in->size);
+	}
+	return k;
 }
 
 const char *vc_input_name(const struct vc_input *in)

@@ -53,6 +53,14 @@ void vc_vemit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
 	      const char *file, long line, long col, const char *context,
 	      const char *fmt, va_list ap);
 
+/* Inputs tell the context how far they are (vc_ctx_set_progress): whether
+ * anyone listens, and the call. */
+int vc_ctx_wants_progress(const struct vc_ctx *ctx);
+/* A context of a library object's own, that forwards to the caller's,
+ * follows the inputs as the caller's would. */
+void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from);
+void vc_ctx_progress(struct vc_ctx *ctx, const char *input, uint64_t done, uint64_t size);
+
 /* ---- byte inputs ----
  * A streaming source of bytes.  Gzip is recognised by the magic bytes
  * 1f 8b, read through zlib (concatenated members are read in turn), and

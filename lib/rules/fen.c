@@ -118,6 +118,7 @@ struct fen_in {
 	const struct vc_variant *v;
 	struct vc_position *p;
 	int r, f; /* the rank being read, and the file of its next square */
+	const char *move_zero; /* a move number 0, read as 1: warned of once it all reads */
 	/* two-square pieces whose other square is still to come */
 	struct {
 		int partner, dir;
@@ -480,8 +481,14 @@ static int read_counters(struct fen_in *in)
 	}
 	skip_spaces(in);
 	if (*in->s) {
-		if (!read_count(&in->s, 1, 100000000, &num))
+		/* many puzzle tools write 0 where the game starts: it means 1 */
+		const char *at = in->s;
+		if (!read_count(&in->s, 0, 100000000, &num))
 			return fen_err(in, in->s, "move number must be a positive number");
+		if (num == 0) {
+			in->move_zero = at;
+			num = 1;
+		}
 		p->fullmove = (int32_t)num;
 	}
 	p->ply = 2L * (p->fullmove - 1) + p->side;
@@ -599,6 +606,9 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	vc_position_copy(out, p);
 	free(p);
 	drop_idle_ep(out);
+	if (in.move_zero)
+		vc_emit(ctx, VC_SEV_WARNING, "fen-move-zero", NULL, 0, (long)(in.move_zero - fen) + 1,
+			NULL, "move number 0 read as 1");
 	return VC_OK;
 }
 
@@ -652,7 +662,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				int dx = vc_link_dx(ld);
 				vc_buf_addc(&b, two_marks[vc_link_dy(ld) == 0 ? 0 : dx == 0 ? 1 : dx > 0 ? 2 : 3]);
 			}
-			if (fl & VC_SQF_PROMOTED)
+			/* a promoted piece's past matters only where a capture puts
+			 * it into a hand (as a pawn): elsewhere the string is plain
+			 * FEN, which other programs read */
+			if ((fl & VC_SQF_PROMOTED) && (v->rules & VC_R_CAPTURE_TO_HAND))
 				vc_buf_addc(&b, '~');
 			if (fl & VC_SQF_DEAD)
 				vc_buf_addc(&b, '!');

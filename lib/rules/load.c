@@ -76,8 +76,10 @@ struct vc_variant *vc_variant_load(struct vc_ctx *ctx, const char *name_or_path)
 		return vc_variant_load_file(ctx, name_or_path);
 	int i = vc_builtin_index(name_or_path);
 	if (i < 0) {
+		char hint[256];
+		vc_builtin_hint(name_or_path, hint, sizeof hint);
 		vc_emit(ctx, VC_SEV_ERROR, "variant-unknown", NULL, 0, 0, NULL,
-			"unknown variant '%s'", name_or_path);
+			"unknown variant '%s'%s", name_or_path, hint);
 		return NULL;
 	}
 	const struct vc_embedded *e = &vc_embedded_variants[i];

@@ -235,7 +235,7 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 		 const char **code, char *msg, size_t n)
 {
 	if (san_fast(v, text, len, m)) { /* it set all but these */
-		m->castle = m->drop = m->wall = 0;
+		m->castle = m->drop = m->wall = m->ep_mark = 0;
 		m->xsrc = m->from2 = m->to2 = -1;
 		return 0;
 	}
@@ -412,6 +412,15 @@ static int read_rest(struct san_in *in, const char *q, struct vc_san *m, char re
 				return in_fail(in, "move-syntax", "'%s' is not a move", in->b);
 			size_t w = (size_t)(close - q - 1);
 			int sq = -1; /* "()" reads no square at all */
+			int pt = m->promo < 0 && w > 0 && isupper((unsigned char)q[1])
+					 ? vc_type_by_symbol(v, q + 1, w)
+					 : -1;
+			if (pt >= 0 && rn > 0 && isdigit((unsigned char)rest[rn - 1])) {
+				/* "bxa8(Q)": a promotion in parentheses, as some write it */
+				m->promo = pt;
+				q = close;
+				continue;
+			}
 			if (w == 3 && !strncmp(q + 1, "air", 3))
 				m->xsrc = -2;
 			else if (w == 6 && !strncmp(q + 1, "prison", 6))
@@ -428,6 +437,13 @@ static int read_rest(struct san_in *in, const char *q, struct vc_san *m, char re
 		rest[rn++] = *q;
 	}
 	rest[rn] = 0;
+	/* "exf6ep": an en-passant mark glued on, unless the variant has a
+	 * piece of that name to promote to */
+	if (rn >= 4 && !strcmp(rest + rn - 2, "ep") && isdigit((unsigned char)rest[rn - 3]) &&
+	    vc_type_by_symbol(v, "ep", 2) < 0) {
+		m->ep_mark = 1;
+		rest[rn -= 2] = 0;
+	}
 	/* a promotion letter glued after the destination: e8Q, e7e8q */
 	if (rn >= 3 && isalpha((unsigned char)rest[rn - 1]) && m->promo < 0) {
 		int pe = rn;
@@ -475,14 +491,36 @@ static int read_squares(struct san_in *in, const char *rest, int rn, struct vc_s
 		m->from_file = file_of_char(v, rest[0]);
 	} else {
 		int r = 0, i = 0;
-		while (i < d && isdigit((unsigned char)rest[i]))
+		while (i < d && isdigit((unsigned char)rest[i])) {
 			r = r * 10 + (rest[i++] - '0');
+			if (r > VC_MAXR)
+				r = VC_MAXR + 1; /* past any board: no overflow, however many digits */
+		}
 		if (i != d || r < 1 || r > v->ranks)
 			return in_fail(in, "move-syntax", "'%.*s' is not a move", (int)in->len,
 				       in->text);
 		m->from_rank = r - 1;
 	}
 	return 0;
+}
+
+/* Text that is no move at all: said as written, and an evaluation symbol
+ * ("-+") named for what it is. */
+static int bad_token(struct san_in *in, size_t len)
+{
+	static const char *const evals[][3] = {
+		{ "+-", "White is winning", "18" },	   { "-+", "Black is winning", "19" },
+		{ "+/-", "White is clearly better", "16" }, { "-/+", "Black is clearly better", "17" },
+		{ "+=", "White is slightly better", "14" }, { "=+", "Black is slightly better", "15" },
+		{ "=", "the position is equal", "10" },
+	};
+	int tl = (int)(len > 40 ? 40 : len);
+	for (size_t i = 0; i < sizeof evals / sizeof evals[0]; i++)
+		if (strlen(evals[i][0]) == len && !memcmp(evals[i][0], in->text, len))
+			return in_fail(in, "move-syntax",
+				       "'%s' is an evaluation (%s), not a move: write the NAG $%s",
+				       evals[i][0], evals[i][1], evals[i][2]);
+	return in_fail(in, "move-syntax", "'%.*s' is not a move", tl, in->text);
 }
 
 int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
@@ -506,8 +544,8 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 			m->check = 1;
 		b[--in.len] = 0;
 	}
-	if (in.len == 0)
-		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)in.len, text);
+	if (in.len == 0 || strspn(b, "+-=/") == in.len)
+		return bad_token(&in, len);
 	if (read_castle(b, m))
 		return 0;
 	int rc = read_two_move(&in, m);
@@ -1287,4 +1325,62 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		buf[c] = 0;
 	}
 	return (int)k;
+}
+
+/* ---- strict mode ---- */
+
+/* The length of move text without its check and mate marks and the
+ * annotations glued on. */
+static size_t unmarked(const char *s, size_t len)
+{
+	while (len > 0 && strchr("+#!?", s[len - 1]))
+		len--;
+	return len;
+}
+
+/* Does text (tl long) hold word? */
+static int holds(const char *text, size_t tl, const char *word)
+{
+	size_t wl = strlen(word);
+	for (size_t i = 0; i + wl <= tl; i++)
+		if (!memcmp(text + i, word, wl))
+			return 1;
+	return 0;
+}
+
+int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *text, size_t len,
+		  char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	char san[96], from[8];
+	if (m->flags & (VC_MF_NULL | VC_MF_CASTLE))
+		return 0;
+	vc_move_san(p, m, 0, san, sizeof san);
+	size_t sl = unmarked(san, strlen(san)), tl = unmarked(text, len);
+	if (sl == tl && !memcmp(san, text, tl))
+		return 0;
+	san[sl] = 0;
+	int plain = !(m->flags & (VC_MF_DROP | VC_MF_WALL));
+	int pawn = plain && (v->types[m->piece].props & VC_P_PAWN);
+	const char *sym = v->types[m->piece].symbol, *why = NULL;
+	vc_square_name(v, plain ? m->from : m->to, from);
+	if (memchr(text, ':', tl))
+		why = "a capture is written with 'x'";
+	else if (m->promo && (m->flags & VC_MF_PROMO) &&
+		 (memchr(text, '/', tl) || memchr(text, '(', tl) || !memchr(text, '=', tl) ||
+		  islower((unsigned char)text[tl - 1])))
+		why = "a promotion is written with '=' and a capital";
+	else if (pawn && tl > strlen(sym) && !strncmp(text, sym, strlen(sym)))
+		why = "a pawn's move has no piece letter";
+	else if (tl > 2 && !memcmp(text + tl - 2, "ep", 2))
+		why = "an en-passant capture has no mark";
+	else if (plain && holds(text, tl, from) && !strstr(san, from))
+		why = strncmp(text, from, strlen(from)) || memchr(text, '-', tl)
+			      ? "long algebraic notation"
+			      : "coordinates";
+	else if (tl > sl)
+		why = "more than SAN needs to tell the piece";
+	snprintf(msg, n, "'%.*s' is not SAN%s%s ('%s')", (int)(tl > 40 ? 40 : tl), text,
+		 why ? ": " : "", why ? why : "", san);
+	return -1;
 }

@@ -12,6 +12,7 @@
  * reaches one square by two routes, so generation must filter repeats.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -258,6 +259,92 @@ const char *vc_builtin_lookup(const char *name)
 {
 	int i = vc_builtin_index(name);
 	return i < 0 ? NULL : vc_builtin_name(i);
+}
+
+/* ---- the nearest names, for messages about unknown ones ---- */
+
+/* The optimal string alignment distance of two keys (insertions, deletions,
+ * substitutions and swaps of neighbours cost one each); keys are at most
+ * 63 bytes. */
+static int key_distance(const char *a, const char *b)
+{
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int d[64][64];
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+int vc_builtin_suggest(const char *name, int *out, int cap)
+{
+	char names[VC_MAXALIAS + 1][48], want[64], key[64];
+	size_t wl = name ? name_key(name, want, sizeof want) : 0;
+	int dist[256], idx[256], n = 0;
+	/* a typo or two: about one edit in three letters, at least one */
+	int limit = wl / 3 > 1 ? (int)(wl / 3) : 1;
+	if (!wl || cap <= 0)
+		return 0;
+	for (size_t i = 0; i < vc_embedded_variant_count && n < 256; i++) {
+		const struct vc_embedded *e = &vc_embedded_variants[i];
+		int k = scan_names(e->text, e->len, names, VC_MAXALIAS + 1), best = limit + 1;
+		for (int a = 0; a < k; a++) {
+			size_t kl = name_key(names[a], key, sizeof key);
+			int dd = kl ? key_distance(want, key) : best;
+			/* the start of a longer name ("crazy" for crazyhouse) is near too */
+			if (wl >= 3 && kl > wl && !strncmp(key, want, wl) && dd > 1)
+				dd = 1;
+			if (dd < best)
+				best = dd;
+		}
+		if (best > limit)
+			continue;
+		/* insertion in order of distance, then of the built-ins' order */
+		int at = n++;
+		while (at > 0 && dist[at - 1] > best) {
+			dist[at] = dist[at - 1];
+			idx[at] = idx[at - 1];
+			at--;
+		}
+		dist[at] = best;
+		idx[at] = (int)i;
+	}
+	if (n > cap)
+		n = cap;
+	for (int i = 0; i < n; i++)
+		out[i] = idx[i];
+	return n;
+}
+
+size_t vc_builtin_hint(const char *name, char *buf, size_t n)
+{
+	int near[3], k = vc_builtin_suggest(name, near, 3);
+	size_t len = 0;
+	char tmp[256];
+	len += (size_t)snprintf(tmp + len, sizeof tmp - len, " (");
+	if (k > 0)
+		len += (size_t)snprintf(tmp + len, sizeof tmp - len, "nearest:");
+	for (int i = 0; i < k; i++) {
+		const char *nm = vc_builtin_name(near[i]);
+		len += (size_t)snprintf(tmp + len, sizeof tmp - len, "%s %s", i ? "," : "",
+					nm ? nm : "?");
+	}
+	snprintf(tmp + len, sizeof tmp - len, "%s'vchess-variant list' names them all)",
+		 k > 0 ? "; " : "");
+	return (size_t)snprintf(buf, n, "%s", tmp);
 }
 
 /* ---- compilation ---- */

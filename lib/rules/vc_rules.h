@@ -526,6 +526,11 @@ int vc_builtin_index(const char *name);
 /* The text of the built-in variant of that name or alias: 0 and its file's
  * name and bytes, or -1. */
 int vc_builtin_text(const char *name, const char **file, const char **text, size_t *len);
+/* What messages about an unknown variant name add after it: the nearest
+ * built-ins (vc_builtin_suggest) and where to find every one, " (nearest:
+ * crazyhouse; 'vchess-variant list' names them all)".  Written into buf
+ * (size n) as snprintf does. */
+size_t vc_builtin_hint(const char *name, char *buf, size_t n);
 
 /* variant_yaml.c */
 struct vc_variant *vc_variant_parse_yaml(struct vc_ctx *ctx, const char *file, const char *text,
@@ -551,6 +556,7 @@ struct vc_san {
 	int check;         /* 0, 1 '+', 2 '#' */
 	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
 	int from2, to2;
+	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */
@@ -565,6 +571,14 @@ int vc_san_parse_general(const struct vc_variant *v, const char *s, size_t len,
  * its legality is left to the caller (who makes it anyway): *untested = 1. */
 int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
 		   vc_move *out, int *untested, const char **code, char *msg, size_t n);
+/* Strict mode: is text (as written, marks and annotations included) the
+ * move m of position p written as the PGN standard's SAN, in the variant's
+ * dialect: exactly what vc_move_san writes, but for the check and mate
+ * marks, which are checked apart?  0 when it is, or -1 with a message that
+ * says which form it is and what SAN writes.  Castling and null moves are
+ * left to their own checks (0). */
+int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *text, size_t len,
+		  char *msg, size_t n);
 /* Does making m (a pseudo-legal move) need a test of the mover's king?
  * in_check: whether the side to move is in check now. */
 int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_check);

@@ -228,7 +228,8 @@ garbage() {
 			s+='\n'
 		done
 		;;
-	chesslike) s='e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\nNo tags: text that looks like moves is no game here 1-0\n' ;;
+	# (moves first, "e4 e5 ... *", would be a game without tags: vchess-text(5))
+	chesslike) s='No tags: e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\ntext that looks like moves is no game here 1-0\n' ;;
 	huge-line) bytes 1 1500000 ;; # longer than a line may be, and than a read
 	huge-lines) bytes 12000 100 ;;
 	esac

@@ -134,6 +134,14 @@ VT_TEST(select_reads)
 		"valid",
 		"invalid",
 		"Round>3.5",
+		"White=A or (Black~B and not valid)",
+		"not not valid",
+		"player=\"Carlsen, Magnus\"",
+		"plies>=40 and plies<=80 and result=1-0",
+		"date=1990..1999.06",
+		"Black~Carlsen|Kieseritzky",
+		"White~(a|b)",
+		"(White~(a|b))",
 	};
 	struct vc_select *s = vc_select_new();
 	struct vc_select_error err;
@@ -159,8 +167,10 @@ VT_TEST(select_errors)
 	} bad[] = {
 		{ "WhiteElo>=high", 11, "expected a number, not 'high'" },
 		{ "WhiteElo>12x", 12, "expected a number, not '12x'" },
-		{ "=x", 1, "expected a tag name, valid, invalid, variant=NAME or game=N-M" },
-		{ "", 1, "expected a tag name, valid, invalid, variant=NAME or game=N-M" },
+		{ "=x", 1,
+		  "expected a term: Tag=value, player=, plies=, result=, game=, variant=, valid or "
+		  "invalid" },
+		{ "", 1, "expected a term" },
 		{ "White", 6, "expected =, ~, >=, <=, > or < after the tag name" },
 		{ "White!x", 6, "expected =, ~, >=, <=, > or < after the tag name" },
 		{ "game=3-1", 8, "the range ends at 1, before it starts (3)" },
@@ -169,6 +179,18 @@ VT_TEST(select_errors)
 		{ "game=1-y", 8, "expected the number of the range's last game" },
 		{ "Date>=19x0", 9, "expected a date YYYY, YYYY.MM or YYYY.MM.DD, not '19x0'" },
 		{ "Date<1990.", 11, "expected a date YYYY, YYYY.MM or YYYY.MM.DD, not '1990.'" },
+		/* and, or, not, groups: what is wrong, and where */
+		{ "White=A or", 11, "expected a term after 'White=A or'" },
+		{ "valid and or invalid", 11, "expected a term, not 'or'" },
+		{ "(valid or invalid", 18, "expected ')' to close the '(' of column 1" },
+		{ "valid) or invalid", 6, "')' closes no '('" },
+		{ "valid invalid", 7, "expected 'and', 'or' or the end, not 'invalid'" },
+		{ "not not (White=\"A)", 16, "the quote is never closed" },
+		{ "plies~3", 6, "plies takes =N, =N-M, >=N, <=N, >N or <N" },
+		{ "plies=40-20", 10, "the range ends at 20, before it starts (40)" },
+		{ "result=2-0", 8, "expected a result 1-0, 0-1, 1/2-1/2 or *, not '2-0'" },
+		{ "result>1-0", 7, "result is compared with =" },
+		{ "player>=2000", 7, "players are compared with = or ~" },
 	};
 	struct vc_select *s = vc_select_new();
 	struct vc_select_error err;
@@ -239,6 +261,24 @@ VT_TEST(select_matches)
 		{ { "variant=nonesuch" }, "4." }, /* unknown: the tag as written */
 		{ { "valid" }, "1.2." },
 		{ { "invalid", "game=-3" }, "3." },
+		/* or, not, groups; before the replay, "valid" is not known yet */
+		{ { "White=Tal or White=Anand" }, "2.3." },
+		{ { "not White=Tal" }, "1.2.4." },
+		{ { "not (White=Tal or White=Anand) and game=-3" }, "1." },
+		{ { "valid or WhiteElo>=2800" }, "1.2." },
+		{ { "not valid" }, "3.4." },
+		{ { "invalid and not variant=nonesuch" }, "3." },
+		{ { "White=\"Carlsen, Magnus\" or White=Nobody" }, "1.4." },
+		/* ranges, players, plies as written, results */
+		{ { "Date=1960..1990.07" }, "2.3." }, /* 1990.??: not told */
+		{ { "date=1990.07..1991" }, "2." },
+		{ { "WhiteElo=2700..2882" }, "1.3." },
+		{ { "player~^(Tal|Anand)$" }, "2.3." },
+		{ { "plies=4" }, "2." },
+		{ { "plies=2-3" }, "1.3." },
+		{ { "plies>=3", "plies<4" }, "3." },
+		{ { "plies<2" }, "4." },
+		{ { "result=*" }, "1.2.3.4." },
 		{ { NULL }, "1.2.3.4." },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

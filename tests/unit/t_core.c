@@ -423,7 +423,8 @@ VT_TEST(variant_errors)
 	VT_EQ_INT(vc_ctx_count(ctx, VC_SEV_ERROR), 2);
 	v = vc_variant_load(ctx, "no-such-variant");
 	VT_CHECK(v == NULL);
-	VT_EQ_STR(vc_ctx_last_message(ctx), "unknown variant 'no-such-variant'");
+	VT_EQ_STR(vc_ctx_last_message(ctx),
+		  "unknown variant 'no-such-variant' ('vchess-variant list' names them all)");
 	/* aliases, any case */
 	v = vc_variant_load(ctx, "STANDARD");
 	VT_CHECK(v != NULL);

@@ -955,7 +955,14 @@ VT_TEST(fen_walls)
 		VT_CHECK(p != NULL);
 		if (!p)
 			continue;
-		VT_EQ_STR(fen_of(p), wall_fens[i]);
+		/* '~' is read, but written only where captures go to a hand */
+		char plain[160];
+		size_t k = 0;
+		for (const char *c = wall_fens[i]; *c && k + 1 < sizeof plain; c++)
+			if (*c != '~')
+				plain[k++] = *c;
+		plain[k] = 0;
+		VT_EQ_STR(fen_of(p), plain);
 		VT_EQ_INT(p->hash, vc_pos_compute_hash(p));
 		vc_position_free(p);
 	}

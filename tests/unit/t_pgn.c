@@ -592,6 +592,113 @@ VT_TEST(recovery)
 	vc_reader_close(r);
 }
 
+/* Files as their writers meant them (issue 16): a BOM where each file of a
+ * concatenation begins, a result glued to the last move, tagless games one
+ * a paragraph, quotes inside a tag value, "bxa8(Q)" and a glued "e.p.". */
+VT_TEST(writers_meant)
+{
+	const char *in = "[A \"1\"]\n1. e4 *\n\xEF\xBB\xBF[A \"2\"]\n\n1. d4 *\n\n"
+			 "\xEF\xBB\xBF\xEF\xBB\xBF[A \"3\"]\n1. c4\n\xEF\xBB\xBF[A \"4\"]\n"
+			 "1. Nf3 Nf6*\n";
+	struct vc_reader *r = open_text(in, strlen(in), NULL);
+	struct vc_game *g = vc_game_new();
+	long l, c;
+	NEXT_CLEAN(r, g);
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "2");
+	vc_game_tag_pos(g, 0, &l, &c);
+	VT_EQ_INT(l, 3);
+	VT_EQ_INT(c, 1); /* columns count from the byte after the BOM */
+	VT_EQ_STR(show(g), "1.d4");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "3");
+	VT_EQ_STR(raw(g), "[A \"3\"]\n1. c4\n");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "4");
+	VT_EQ_STR(show(g), "1.Nf3 Nf6");
+	VT_EQ_STR(vc_game_result(g), "*");
+	vc_game_result_pos(g, &l, &c);
+	VT_EQ_INT(c, 11);
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* games one a paragraph, without tags or move numbers; prose is no game */
+	const char *in2 = "e4 e5 Nf3 Nc6 *\n\nd4 d5 c4 *\n\nNf3 d5 1-0\n\nO-O-O *\n\n"
+			  "{a comment first} e4 *\n\nThe end.\nOr is it?\n\nc4 *\n";
+	r = open_text(in2, strlen(in2), NULL);
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(show(g), "e4 e5 Nf3 Nc6");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(show(g), "d4 d5 c4");
+	VT_EQ_INT(vc_game_line(g), 3);
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_result(g), "1-0");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(show(g), "O-O-O");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(show(g), "{a comment first} e4");
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_EQ_INT(vc_game_is_garbage(g), 1);
+	VT_EQ_STR(raw(g), "The end.\nOr is it?\n");
+	NEXT_CLEAN(r, g); /* a game after prose, at its blank line */
+	VT_EQ_STR(show(g), "c4");
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* a comment alone between games, before the next one's tags, is no
+	 * game (nor is it lost) */
+	const char *in6 = "[A \"1\"]\n1. e4 *\n\n{ annotated by X }\n[A \"2\"]\n1. d4 *\n";
+	r = open_text(in6, strlen(in6), NULL);
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_EQ_INT(vc_game_is_garbage(g), 1);
+	VT_CHECK(has_diag_text(g, "garbage", in6, "{ annotated"));
+	VT_EQ_STR(raw(g), "{ annotated by X }\n");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "A"), "2");
+	VT_EQ_INT(vc_reader_next(r, g), VC_END);
+	vc_reader_close(r);
+
+	/* quotes inside a tag value: read to the '"' before ']', with a warning */
+	const char *in3 = "[White \"\"Socrates Expert\"\"] [Black \"Fritz\"]\n"
+			  "[Event \"The \"Big\" Open\" ]\n[Site \"a\\\"b\"]\n\n"
+			  "1. b7 bxa8(Q) 2. exf6e.p. *\n";
+	r = open_text(in3, strlen(in3), NULL);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_EQ_STR(vc_game_tag(g, "White"), "\"Socrates Expert\"");
+	VT_EQ_STR(vc_game_tag(g, "Black"), "Fritz");
+	VT_EQ_STR(vc_game_tag(g, "Event"), "The \"Big\" Open");
+	VT_EQ_STR(vc_game_tag(g, "Site"), "a\"b");
+	VT_EQ_INT(vc_game_diag_count(g), 2);
+	VT_EQ_INT(vc_game_worst(g), VC_SEV_WARNING);
+	VT_CHECK(has_diag_text(g, "tag-quotes", in3, "\"Socrates"));
+	VT_CHECK(has_diag_text(g, "tag-quotes", in3, "\"Big"));
+	VT_EQ_STR(show(g), "1.b7 bxa8(Q) 2.exf6/ep");
+	VT_EQ_INT(vc_game_item_count(g), 3);
+	VT_CHECK(vc_game_item(g, 2)->flags & VC_IF_EP_MARK);
+	vc_reader_close(r);
+
+	/* a broken tag line's name, repeated after a blank line, begins the
+	 * next game, as a stored tag's does */
+	const char *in5 = "[Event broken]\n\n[Event \"next\"]\n\n1. e4 *\n";
+	r = open_text(in5, strlen(in5), NULL);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_code(g, "tag-syntax"));
+	VT_EQ_STR(raw(g), "[Event broken]\n");
+	NEXT_CLEAN(r, g);
+	VT_EQ_STR(vc_game_tag(g, "Event"), "next");
+	vc_reader_close(r);
+
+	/* a quote with no ']' after it on the line is still a broken tag */
+	const char *in4 = "[White \"a\"b]\n\n1. e4 *\n";
+	r = open_text(in4, strlen(in4), NULL);
+	VT_EQ_INT(vc_reader_next(r, g), VC_OK);
+	VT_CHECK(has_code(g, "tag-syntax"));
+	VT_CHECK(!has_code(g, "tag-quotes"));
+	vc_game_free(g);
+	vc_reader_close(r);
+}
+
 VT_TEST(garbage_between_games)
 {
 	const char *in = "[A \"1\"]\n1. e4 *\nhello there,\x01 this is not chess\nat all\n\n"
@@ -810,6 +917,12 @@ VT_TEST(strict_mode)
 		{ "[A \"b\"]\n1.e4 e5 *\n", "strict-spacing", "e4", 1 },
 		{ "[A \"b\"]\n1. e4\te5 *\n", "strict-spacing", "\te5", 1 },
 		{ "[A \"b\"]\n1. e4 ?! *\n", "strict-spacing", "?!", 1 },
+		{ "[A \"b\"]\n1. e4*\n", "strict-spacing", "*\n", 1 },
+		{ "[A \"b\"]\n*\n\xEF\xBB\xBF[A \"c\"]\n*\n", "strict-bom", NULL, 1 },
+		{ "[A \"b\"]\n\xEF\xBB\xBF[C \"d\"]\n*\n", "strict-bom", NULL, 1 },
+		{ "[A \"b\"]\n1. e4\n\xEF\xBB\xBF"
+		  "e5 *\n",
+		  "strict-bom", NULL, 1 },
 	};
 	for (size_t i = 0; i < VT_NELEM(cases); i++) {
 		int got = strict_has(cases[i].in, cases[i].code, cases[i].needle, 1);
@@ -905,14 +1018,15 @@ VT_TEST(byte_conservation)
 			  "[E \"5\"]\n\t \n1. a3 ) 1/2-1/2\n\n  \n[F \"6\"]\n[G \"x]\n1. e4\x00 *"
 			  "\n\n1. h3 \n   \n";
 	long games;
-	/* escape+game, garbage (to the tag line), broken (to the tag line),
+	/* escape+game, garbage (to the blank line), a tagless game, garbage
+	 * after its result (to the tag line), broken (to the tag line),
 	 * unclosed comment, open variations, good, broken tags and a NUL (to
 	 * the end) */
 	check_conservation(in, sizeof in - 1, NULL, &games);
-	VT_EQ_INT(games, 7);
+	VT_EQ_INT(games, 9);
 	struct vc_reader_opts o = { .strict = 1 };
 	check_conservation(in, sizeof in - 1, &o, &games);
-	VT_EQ_INT(games, 7);
+	VT_EQ_INT(games, 9);
 }
 
 /* A big archive read through many window refills: every game must come out
@@ -1263,21 +1377,37 @@ VT_TEST(corpus_edge_cases)
 int main(void)
 {
 	static const struct vt_entry tests[] = {
-		VT_ENTRY(basic_game),        VT_ENTRY(move_numbers),
-		VT_ENTRY(comments),          VT_ENTRY(escape_lines),
-		VT_ENTRY(nags_and_suffixes), VT_ENTRY(variations),
-		VT_ENTRY(results),           VT_ENTRY(null_moves_and_ep),
-		VT_ENTRY(move_tokens),       VT_ENTRY(tagless_games),
-		VT_ENTRY(game_boundaries),   VT_ENTRY(line_ends_and_bom),
-		VT_ENTRY(tag_errors),        VT_ENTRY(comment_unclosed),
-		VT_ENTRY(variation_errors),  VT_ENTRY(unexpected_and_nul),
-		VT_ENTRY(recovery),          VT_ENTRY(garbage_between_games),
-		VT_ENTRY(limit_depth),       VT_ENTRY(limit_game_size),
-		VT_ENTRY(limit_line),        VT_ENTRY(limit_tags),
-		VT_ENTRY(limit_diags),       VT_ENTRY(strict_mode),
-		VT_ENTRY(numbering),         VT_ENTRY(byte_conservation),
-		VT_ENTRY(chunk_boundaries),  VT_ENTRY(long_lines),
-		VT_ENTRY(gzip_input),        VT_ENTRY(open_errors),
+		VT_ENTRY(basic_game),
+		VT_ENTRY(move_numbers),
+		VT_ENTRY(comments),
+		VT_ENTRY(escape_lines),
+		VT_ENTRY(nags_and_suffixes),
+		VT_ENTRY(variations),
+		VT_ENTRY(results),
+		VT_ENTRY(null_moves_and_ep),
+		VT_ENTRY(move_tokens),
+		VT_ENTRY(tagless_games),
+		VT_ENTRY(game_boundaries),
+		VT_ENTRY(line_ends_and_bom),
+		VT_ENTRY(tag_errors),
+		VT_ENTRY(comment_unclosed),
+		VT_ENTRY(variation_errors),
+		VT_ENTRY(unexpected_and_nul),
+		VT_ENTRY(recovery),
+		VT_ENTRY(writers_meant),
+		VT_ENTRY(garbage_between_games),
+		VT_ENTRY(limit_depth),
+		VT_ENTRY(limit_game_size),
+		VT_ENTRY(limit_line),
+		VT_ENTRY(limit_tags),
+		VT_ENTRY(limit_diags),
+		VT_ENTRY(strict_mode),
+		VT_ENTRY(numbering),
+		VT_ENTRY(byte_conservation),
+		VT_ENTRY(chunk_boundaries),
+		VT_ENTRY(long_lines),
+		VT_ENTRY(gzip_input),
+		VT_ENTRY(open_errors),
 		VT_ENTRY(game_api),
 	};
 	static const struct vt_entry corpus_tests[] = {
