@@ -30,7 +30,7 @@ enum { O_STYLE = 256, O_FLIP, O_SIZE, O_MARKS, O_FEN, O_VARIANT, O_GAME, O_PLY, 
        O_EVERY, O_PIECE, O_AT };
 
 static const struct cli_opt opts[] = {
-	{ 'T', "format", "FORMAT", "ascii (default), unicode, svg, or html: FILE as one web page" },
+	{ 'T', "format", "FORMAT", "ascii (default), unicode, svg or html (a web page)" },
 	{ O_STYLE, "style", "STYLE", "text: plain (default) or dots (the Io Chess rules')" },
 	{ O_FLIP, "flip", NULL, "Black's side at the bottom" },
 	{ 'o', "output", "OUT", "write to OUT (default: standard output)" },
