@@ -174,9 +174,14 @@ function positions(file) {
 
 function compare(shown, want, v) {
 	const w = readFen(want, v), out = [];
+	// a position string marks promoted pieces ('~') only where a capture puts
+	// pieces into a hand (vchess-position(5)); elsewhere the page's promoted
+	// marks are checked against -T svg alone
+	const bare = !want.includes('[') && !want.includes('~');
+	const seen = (sq) => (bare ? (shown.board[sq] || '').replace('~', '') : (shown.board[sq] || ''));
 	const keys = new Set([...Object.keys(shown.board), ...w.board.keys()].map(Number));
 	for (const sq of keys)
-		if ((shown.board[sq] || '') !== (w.board.get(sq) || ''))
+		if (seen(sq) !== (w.board.get(sq) || ''))
 			out.push('square ' + sq + ': shown ' + (shown.board[sq] || 'empty') + ', vchess ' + (w.board.get(sq) || 'empty'));
 	const rk = new Set([...Object.keys(shown.res), ...w.res.keys()]);
 	for (const k of rk)
