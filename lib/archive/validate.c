@@ -31,6 +31,7 @@ struct cached {
 	char *key;
 	struct vc_variant *v;
 	struct vc_position *start;
+	struct vc_position *work; /* the replay's, made at its first game */
 	int failed;
 };
 
@@ -95,14 +96,14 @@ void vc_validator_free(struct vc_validator *val)
 	for (int i = 0; i < val->ncache; i++) {
 		free(val->cache[i].key);
 		vc_position_free(val->cache[i].start);
+		vc_position_free(val->cache[i].work);
 		vc_variant_free(val->cache[i].v);
 	}
 	free(val->cache);
 	for (int i = 0; i < val->nnames; i++)
 		free(val->names[i].name);
 	free(val->names);
-	vc_position_free(val->pos);
-	vc_annot_free(val->annot);
+	vc_annot_free(val->annot); /* val->pos is a cache entry's */
 	free(val->frames);
 	clear_fens(val);
 	free(val->fens);
@@ -425,12 +426,9 @@ static vc_status choose_variant(struct vc_validator *val, struct vc_game *g,
 	}
 	const struct vc_variant *v = c->v;
 	st->variant = v->name;
-	if (!val->pos || val->cur != v) {
-		vc_position_free(val->pos);
-		val->pos = vc_position_new(v);
-		if (!val->pos)
-			return VC_FATAL;
-	}
+	if (!c->work && !(c->work = vc_position_new(v)))
+		return VC_FATAL;
+	val->pos = c->work; /* kept: games that switch variants make none */
 	val->cur = v;
 	*cp = c;
 	return VC_OK;

@@ -709,15 +709,33 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	return k;
 }
 
+/* Piece by piece, stopping at the first legal capture (castling and drops
+ * never capture): forced capture asks this before every move it reads. */
 int vc_legal_capture(struct vc_position *p, vc_move *out)
 {
 	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	int n = vc_gen_legal(p, buf);
-	for (int i = 0; i < n; i++)
-		if (buf[i].flags & VC_MF_CAPTURE) {
-			*out = buf[i];
-			return 1;
-		}
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	if (v->has_end && vc_end_by_rule(p, NULL, NULL))
+		return 0; /* the game is over */
+	int test = p->king[side] >= 0 || (v->rules & VC_R_NO_CHECK);
+	struct pins pi;
+	if (test)
+		find_pins(p, &pi);
+	struct gen g = { p, buf, 0 };
+	int16_t from_sq[VC_MAXPL]; /* copied: a test makes and unmakes (see below) */
+	int nfrom = p->npl[side];
+	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
+	for (int i = 0; i < nfrom; i++) {
+		g.n = 0;
+		gen_piece(&g, from_sq[i]);
+		for (int j = 0; j < g.n; j++)
+			if ((buf[j].flags & VC_MF_CAPTURE) &&
+			    (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))) {
+				*out = buf[j];
+				return 1;
+			}
+	}
 	return 0;
 }
 
@@ -740,10 +758,11 @@ int vc_has_legal_move(struct vc_position *p)
 	int side = p->side, k = p->king[side];
 	if (p->v->has_end && vc_end_by_rule(p, NULL, NULL))
 		return 0; /* the game is over */
-	if (k < 0 && !(p->v->rules & VC_R_NO_CHECK))
-		return vc_gen_pseudo(p, buf) > 0;
+	/* without a royal piece every move is legal: the first one will do */
+	int test = k >= 0 || (p->v->rules & VC_R_NO_CHECK);
 	struct pins pi;
-	find_pins(p, &pi);
+	if (test)
+		find_pins(p, &pi);
 	struct gen g = { p, buf, 0 };
 	/* The origins are copied first: testing a move makes and unmakes it,
 	 * and a capture of one's own piece (self-capture, an explosion) puts
@@ -756,10 +775,12 @@ int vc_has_legal_move(struct vc_position *p)
 		int from = i < 0 ? k : from_sq[i];
 		if (i >= 0 && from == k)
 			continue;
+		if (from < 0)
+			continue; /* no royal piece */
 		g.n = 0;
 		gen_piece(&g, from);
 		for (int j = 0; j < g.n; j++)
-			if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
+			if (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
 				return 1;
 	}
 	g.n = 0;
@@ -767,7 +788,7 @@ int vc_has_legal_move(struct vc_position *p)
 	if (p->v->rules & VC_R_DROPS)
 		gen_drops(&g);
 	for (int j = 0; j < g.n; j++)
-		if (!needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
+		if (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
 			return 1;
 	return 0;
 }
@@ -778,6 +799,10 @@ int vc_has_legal_move(struct vc_position *p)
 static int in_region(const struct vc_position *p, int s)
 {
 	const struct vc_end_rules *e = &p->v->end;
+	const struct vc_variant *v = p->v;
+	if (v->king_type >= 0 && e->region_types == 1ull << v->king_type && p->king[s] >= 0 &&
+	    (v->types[v->king_type].props & VC_P_ROYAL)) /* the usual: one royal piece */
+		return vc_bit_test(e->region_sq[s], p->king[s]);
 	for (int i = 0; i < p->npl[s]; i++) {
 		int sq = p->plist[s][i];
 		if ((e->region_types >> vc_code_type(p->board[sq]) & 1) &&
