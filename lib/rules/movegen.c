@@ -709,57 +709,19 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	return k;
 }
 
-/* Piece by piece, stopping at the first legal capture (castling and drops
- * never capture): forced capture asks this before every move it reads. */
-int vc_legal_capture(struct vc_position *p, vc_move *out)
+/* The first legal move (a capture when "captures"), piece by piece and the
+ * royal piece first (the usual way out of a check), into *out when not
+ * NULL: 1, or 0 when there is none.  Forced capture asks for a capture
+ * before every move it reads; has_legal_move after every check. */
+static int first_legal(struct vc_position *p, int captures, vc_move *out)
 {
 	static __thread vc_move buf[VC_MAX_MOVES * 4];
 	const struct vc_variant *v = p->v;
-	int side = p->side;
+	int side = p->side, k = p->king[side];
 	if (v->has_end && vc_end_by_rule(p, NULL, NULL))
 		return 0; /* the game is over */
-	int test = p->king[side] >= 0 || (v->rules & VC_R_NO_CHECK);
-	struct pins pi;
-	if (test)
-		find_pins(p, &pi);
-	struct gen g = { p, buf, 0 };
-	int16_t from_sq[VC_MAXPL]; /* copied: a test makes and unmakes (see below) */
-	int nfrom = p->npl[side];
-	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
-	for (int i = 0; i < nfrom; i++) {
-		g.n = 0;
-		gen_piece(&g, from_sq[i]);
-		for (int j = 0; j < g.n; j++)
-			if ((buf[j].flags & VC_MF_CAPTURE) &&
-			    (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))) {
-				*out = buf[j];
-				return 1;
-			}
-	}
-	return 0;
-}
-
-int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
-{
-	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	int n = vc_gen_legal(p, buf);
-	if (n > cap)
-		n = cap;
-	memcpy(out, buf, (size_t)n * sizeof *out);
-	return n;
-}
-
-/* Piece by piece, the royal piece first (the usual way out of a check),
- * stopping at the first legal move. */
-int vc_has_legal_move(struct vc_position *p)
-{
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
-	int side = p->side, k = p->king[side];
-	if (p->v->has_end && vc_end_by_rule(p, NULL, NULL))
-		return 0; /* the game is over */
-	/* without a royal piece every move is legal: the first one will do */
-	int test = k >= 0 || (p->v->rules & VC_R_NO_CHECK);
+	/* without a royal piece every move is legal */
+	int test = k >= 0 || (v->rules & VC_R_NO_CHECK);
 	struct pins pi;
 	if (test)
 		find_pins(p, &pi);
@@ -771,26 +733,50 @@ int vc_has_legal_move(struct vc_position *p)
 	int16_t from_sq[VC_MAXPL];
 	int nfrom = p->npl[side];
 	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
-	for (int i = -1; i < nfrom; i++) {
-		int from = i < 0 ? k : from_sq[i];
-		if (i >= 0 && from == k)
-			continue;
-		if (from < 0)
-			continue; /* no royal piece */
+	for (int i = -1; i <= nfrom; i++) {
 		g.n = 0;
-		gen_piece(&g, from);
+		if (i == nfrom) { /* castling and drops, which never capture */
+			if (captures)
+				break;
+			gen_castling(&g);
+			if (v->rules & VC_R_DROPS)
+				gen_drops(&g);
+		} else {
+			int from = i < 0 ? k : from_sq[i];
+			if (from < 0 || (i >= 0 && from == k))
+				continue; /* no royal piece; the royal piece done */
+			gen_piece(&g, from);
+		}
 		for (int j = 0; j < g.n; j++)
-			if (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
+			if ((!captures || (buf[j].flags & VC_MF_CAPTURE)) &&
+			    (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))) {
+				if (out)
+					*out = buf[j];
 				return 1;
+			}
 	}
-	g.n = 0;
-	gen_castling(&g);
-	if (p->v->rules & VC_R_DROPS)
-		gen_drops(&g);
-	for (int j = 0; j < g.n; j++)
-		if (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))
-			return 1;
 	return 0;
+}
+
+int vc_legal_capture(struct vc_position *p, vc_move *out)
+{
+	return first_legal(p, 1, out);
+}
+
+int vc_has_legal_move(struct vc_position *p)
+{
+	return first_legal(p, 0, NULL);
+}
+
+int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
+{
+	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
+	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	int n = vc_gen_legal(p, buf);
+	if (n > cap)
+		n = cap;
+	memcpy(out, buf, (size_t)n * sizeof *out);
+	return n;
 }
 
 /* ---- the end of the game by the variant's own rules ---- */
