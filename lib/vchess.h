@@ -768,13 +768,16 @@ const char *vc_format_name(enum vc_format fmt);
  *   Tag=value  Tag~regex  Tag>=N  Tag<=N  Tag>N  Tag<N  Tag=A..B
  *   date=...  player=NAME  player~regex  plies=N-M  plies>=N ...
  *   result=R  variant=NAME  game=N  game=N-M  game=N-  game=-M  valid  invalid
+ *   position=PATTERN  final=PATTERN  material=KQPkq  material>=KQ2
+ *   moves="1. e4 c5"  checkmate  stalemate  ended  end=KIND
  * (a comparison of a tag whose name ends in "Date" compares dates YYYY,
  * YYYY.MM, YYYY.MM.DD part by part; a value may be quoted, "A and B").
  * What is known before a game is replayed -- its tags, number, plies as
  * written, result -- is matched by vc_select_before, so that games left
  * out are never replayed (it takes a game unless its expression is false
  * whatever the rest turns out to be); what only the replay tells --
- * validity, the variant as the replay names it -- by vc_select_after.
+ * validity, the variant as the replay names it, the positions of the main
+ * line -- by vc_select_replayed (or vc_select_after, which sees no position).
  * Matching only reads the selection: several threads may match at once.
  * A NULL selection takes every game. */
 struct vc_select;
@@ -799,7 +802,14 @@ int vc_select_before(const struct vc_select *s, const struct vc_game *g);
  * its variant is st->variant, else its Variant tag as written. */
 int vc_select_after(const struct vc_select *s, const struct vc_game *g,
 		    const struct vc_game_stats *st);
-/* Nonzero when some expression needs the replay (valid, invalid, variant=). */
+/* The same, with the replay rp that gave st (vc_replay_run on g), which
+ * the terms about positions need: 1 when g is taken, 0 when not, -1 when
+ * memory ran out.  rp's own position is used (so rp is not const); without
+ * rp, as in vc_select_after, those terms hold for no game. */
+int vc_select_replayed(const struct vc_select *s, const struct vc_game *g,
+		       const struct vc_game_stats *st, struct vc_replay *rp);
+/* Nonzero when some expression needs the replay (valid, invalid, variant=,
+ * and the terms about positions). */
 int vc_select_needs_replay(const struct vc_select *s);
 
 /* ---- summaries ---------------------------------------------------------------- */

@@ -152,7 +152,12 @@ static void run_serial(struct vc_convert *cv)
 			s = VC_FATAL;
 			break;
 		}
-		if (!vc_select_after(cv->o.select, g, &st))
+		int taken = vc_select_replayed(cv->o.select, g, &st, cv->rp);
+		if (taken < 0) {
+			s = VC_FATAL;
+			break;
+		}
+		if (!taken)
 			continue;
 		if (put_game(cv, g, st.valid && !vc_game_is_garbage(g)) < 0)
 			break;

@@ -129,8 +129,11 @@ static void replay_and_format(struct vc_cv_worker *w, struct vc_game *g, struct 
 		return;
 	}
 	r->valid = st.valid && !vc_game_is_garbage(g);
-	if (!vc_select_after(cv->o.select, g, &st))
+	int taken = vc_select_replayed(cv->o.select, g, &st, w->rp);
+	if (taken <= 0) {
+		r->fatal = taken < 0;
 		return;
+	}
 	r->selected = 1;
 	r->mid = t->len;
 	r->fate = vc_cv_fate(cv, g, r->valid);

@@ -331,3 +331,45 @@ const char *vc_replay_fen_at(const struct vc_replay *rp, size_t k)
 	return rp && k < rp->nfens ? pool_str(rp, rp->fens[k]) : NULL;
 }
 
+/* ==== the main line's positions, for selections ========================= */
+
+int vc_replay_walk(struct vc_replay *rp, const struct vc_game *g, vc_walk_fn *fn, void *user,
+		   int *whole)
+{
+	*whole = 0;
+	if (!rp->v || vc_game_is_garbage(g))
+		return 1;
+	if (rp->scratch && rp->scratch->v != rp->v) {
+		vc_position_free(rp->scratch);
+		rp->scratch = NULL;
+	}
+	if (!rp->scratch && !(rp->scratch = vc_position_new(rp->v)))
+		return -1;
+	struct vc_position *p = rp->scratch;
+	const char *fen = vc_game_tag(g, "FEN");
+	if (fen) {
+		if (vc_position_set_fen(p, NULL, fen) != VC_OK)
+			return 1;
+	} else {
+		vc_position_start(p);
+	}
+	/* each main-line move is handed over with the position before it,
+	 * then made; the walk stops at the first that was not replayed */
+	int depth = 0, stop = 0;
+	size_t n = vc_game_item_count(g) < rp->nrec ? vc_game_item_count(g) : rp->nrec;
+	for (size_t i = 0; i < n && !stop; i++) {
+		const struct vc_item *it = vc_game_item(g, i);
+		depth += it->type == VC_IT_VAR_START ? 1 : it->type == VC_IT_VAR_END ? -1 : 0;
+		if (it->type != VC_IT_MOVE || depth != 0)
+			continue;
+		if (!rp->rec[i].played)
+			return fn(user, p, NULL) < 0 ? -1 : 0;
+		vc_move m = rp->rec[i].m;
+		if ((stop = fn(user, p, &m)) != 0)
+			return stop < 0 ? -1 : 0;
+		if (vc_pos_make(p, &m) != 0)
+			return -1;
+	}
+	*whole = 1;
+	return fn(user, p, NULL) < 0 ? -1 : 0;
+}

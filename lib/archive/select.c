@@ -1,6 +1,7 @@
 /*
  * archive/select.c - selection expressions: which games of an archive a
- * program takes (vchess-convert(1) --select, SELECTING GAMES).
+ * program takes (vchess-convert(1) --select, SELECTING GAMES).  The terms
+ * about the positions of a game's main line are select_pos.c's.
  *
  * Model: a selection is a list of expressions, every one of which must
  * match; an expression is terms joined by "and", "or" and "not", grouped by
@@ -38,7 +39,8 @@
 enum kind {
 	S_EQ, S_RE, S_GE, S_LE, S_GT, S_LT, S_RANGE, /* a tag (or both players') */
 	S_GAMES, S_PLIES, S_RESULT,                  /* known before the replay */
-	S_VARIANT, S_VALID, S_INVALID                /* known only after it */
+	S_VARIANT, S_VALID, S_INVALID,               /* known only after it */
+	S_POS /* about the positions of the main line: select_pos.c */
 };
 
 struct term {
@@ -52,6 +54,8 @@ struct term {
 	int nymd[2];
 	double num[2]; /* comparisons that are not about a date: [0], or the range [0]..[1] */
 	long lo, hi;   /* S_GAMES, S_PLIES: hi -1 when open */
+	struct vc_sel_pos *pos; /* S_POS */
+	size_t pidx;            /* S_POS: its place in vc_select.pos */
 };
 
 enum op { N_TERM, N_AND, N_OR, N_NOT };
@@ -70,6 +74,8 @@ struct vc_select {
 	size_t nn, ncap;
 	int *roots; /* one expression each, all of which must match */
 	size_t nroots, rcap;
+	struct vc_sel_pos **pos; /* the S_POS terms' */
+	size_t npos, poscap;
 };
 
 struct vc_select *vc_select_new(void)
@@ -83,6 +89,8 @@ static void term_free(struct term *t)
 		regfree(&t->re);
 	free(t->tag);
 	free(t->value);
+	vc_sel_pos_free(t->pos);
+	t->pos = NULL;
 }
 
 void vc_select_free(struct vc_select *s)
@@ -94,6 +102,7 @@ void vc_select_free(struct vc_select *s)
 	free(s->t);
 	free(s->nodes);
 	free(s->roots);
+	free(s->pos);
 	free(s);
 }
 
@@ -317,8 +326,8 @@ static int valid_result(const char *v)
 }
 
 /* A term of a name that is no tag's: player, plies, result, game,
- * variant (v its value, op its operator); 1 when name is none of them, 0
- * when read, -1 on a fault. */
+ * variant, and those of select_pos.c (v its value, op its operator); 1
+ * when name is none of them, 0 when read, -1 on a fault. */
 static int read_named(struct term *t, const char *expr, const char *name, size_t k,
 		      const char *v, struct vc_select_error *err)
 {
@@ -351,8 +360,12 @@ static int read_named(struct term *t, const char *expr, const char *name, size_t
 	int game = k == 4 && !strncmp(name, "game", 4);
 	int result = k == 6 && !strncmp(name, "result", 6);
 	int variant = k == 7 && !strncmp(name, "variant", 7);
-	if (!game && !result && !variant)
-		return 1;
+	if (!game && !result && !variant) {
+		int rc = vc_sel_pos_read(expr, name, k, v, &t->pos, err);
+		if (rc == 0)
+			t->kind = S_POS;
+		return rc;
+	}
 	if (!eq)
 		return fail(err, op, "%.*s is compared with =", (int)k, name);
 	if (game) {
@@ -381,18 +394,24 @@ static int read_term(struct term *t, char *expr, size_t base, struct vc_select_e
 		t->kind = text[0] == 'v' ? S_VALID : S_INVALID;
 		return 0;
 	}
+	int rc = vc_sel_pos_word(text, &t->pos);
+	if (rc <= 0) {
+		t->kind = S_POS;
+		return rc < 0 ? fail(err, base, "out of memory") : 0;
+	}
 	size_t k = 0;
 	while (is_tag_char(text[k]))
 		k++;
 	if (k == 0)
 		return fail(err, base,
 			    "expected a term: Tag=value, player=, plies=, result=, game=, "
-			    "variant=, valid or invalid");
+			    "variant=, position=, final=, material=, moves=, end=, valid, "
+			    "invalid, checkmate, stalemate or ended");
 	size_t ol = read_op(text + k, &t->kind);
 	if (ol == 0)
 		return fail(err, base + k, "expected =, ~, >=, <=, > or < after the tag name");
 	const char *v = text + k + ol;
-	int rc = read_named(t, expr, text, k, v, err);
+	rc = read_named(t, expr, text, k, v, err);
 	if (rc <= 0)
 		return rc;
 	if (!(t->tag = vc_strndup(text, k)))
@@ -498,8 +517,13 @@ static int parse_term(struct parse *p)
 {
 	struct vc_select *s = p->s;
 	size_t a = p->pos, end;
-	if (word_at(p, a, "valid", 1) || word_at(p, a, "invalid", 1)) {
-		end = a + (p->e[a] == 'v' ? 5 : 7);
+	static const char *const words[] = { "valid", "invalid", "checkmate", "stalemate",
+					     "ended" };
+	size_t w = 0;
+	while (w < 5 && !word_at(p, a, words[w], 1))
+		w++;
+	if (w < 5) {
+		end = a + strlen(words[w]);
 		memcpy(p->scratch + a, p->e + a, end - a);
 		p->scratch[end] = 0;
 	} else {
@@ -524,6 +548,15 @@ static int parse_term(struct parse *p)
 	if (read_term(&s->t[s->n], p->scratch, a, p->err) < 0) {
 		term_free(&s->t[s->n]);
 		return -1;
+	}
+	struct term *t = &s->t[s->n];
+	if (t->kind == S_POS) {
+		if (grow((void **)&s->pos, &s->poscap, s->npos, sizeof *s->pos) < 0) {
+			term_free(t);
+			return fail(p->err, a, "out of memory");
+		}
+		t->pidx = s->npos;
+		s->pos[s->npos++] = t->pos;
 	}
 	s->n++;
 	p->pos = end;
@@ -590,7 +623,7 @@ static int parse_or(struct parse *p) { return parse_chain(p, N_OR); }
 /* Reads expr into a new root of s; 0, or -1 (s unchanged). */
 static int read_expr(struct vc_select *s, const char *expr, struct vc_select_error *err)
 {
-	size_t n0 = s->n, nn0 = s->nn, len = strlen(expr);
+	size_t n0 = s->n, nn0 = s->nn, npos0 = s->npos, len = strlen(expr);
 	if (len > MAX_EXPR)
 		return fail(err, MAX_EXPR, "longer than %d bytes", MAX_EXPR);
 	struct parse p = { s, expr, malloc(len + 1), len, 0, 0, 0, err };
@@ -607,6 +640,7 @@ static int read_expr(struct vc_select *s, const char *expr, struct vc_select_err
 		while (s->n > n0)
 			term_free(&s->t[--s->n]);
 		s->nn = nn0;
+		s->npos = npos0;
 		return -1;
 	}
 	s->roots[s->nroots++] = root;
@@ -688,6 +722,7 @@ struct seen {
 	const struct vc_game *g;
 	const struct vc_game_stats *st;
 	long plies;
+	const uint8_t *pos; /* after the replay: what each S_POS term gave */
 };
 
 static long count_plies(const struct vc_game *g)
@@ -736,6 +771,8 @@ static int term_holds(const struct term *t, struct seen *w)
 		if (!w->st)
 			return 2;
 		return (w->st->valid && !vc_game_is_garbage(g)) == (t->kind == S_VALID);
+	case S_POS:
+		return !w->st ? 2 : w->pos && w->pos[t->pidx];
 	case S_VARIANT: {
 		if (!w->st)
 			return 2;
@@ -780,21 +817,36 @@ static int holds(const struct vc_select *s, int k, struct seen *w)
 
 int vc_select_before(const struct vc_select *s, const struct vc_game *g)
 {
-	struct seen w = { g, NULL, -1 };
+	struct seen w = { g, NULL, -1, NULL };
 	for (size_t k = 0; s && k < s->nroots; k++)
 		if (holds(s, s->roots[k], &w) == 0)
 			return 0;
 	return 1;
 }
 
+int vc_select_replayed(const struct vc_select *s, const struct vc_game *g,
+		       const struct vc_game_stats *st, struct vc_replay *rp)
+{
+	uint8_t small[64], *res = NULL;
+	int taken = 1;
+	if (s && s->npos) {
+		res = s->npos <= sizeof small ? small : malloc(s->npos);
+		if (!res || vc_sel_pos_match(s->pos, s->npos, g, rp, res) < 0)
+			taken = -1;
+	}
+	struct seen w = { g, st, -1, res };
+	for (size_t k = 0; taken == 1 && s && k < s->nroots; k++)
+		if (holds(s, s->roots[k], &w) != 1)
+			taken = 0;
+	if (res != small)
+		free(res);
+	return taken;
+}
+
 int vc_select_after(const struct vc_select *s, const struct vc_game *g,
 		    const struct vc_game_stats *st)
 {
-	struct seen w = { g, st, -1 };
-	for (size_t k = 0; s && k < s->nroots; k++)
-		if (holds(s, s->roots[k], &w) != 1)
-			return 0;
-	return 1;
+	return vc_select_replayed(s, g, st, NULL) == 1;
 }
 
 int vc_select_needs_replay(const struct vc_select *s)

@@ -53,6 +53,37 @@ void vc_xml_global_init(void);
 /* ---- the replay (replay.c), for the canonical form ---- */
 /* The side and move number of a move the replay made (item must be one). */
 void vc_replay_numbering(const struct vc_replay *rp, size_t item, int *side, long *num);
+/* The positions of the main line of the game last replayed, for selections
+ * (select_pos.c): fn gets the start, then the position after each main-line
+ * move that was replayed, in order; next is the move made from p, NULL at
+ * the last position.  p belongs to rp and may be made and unmade on, if
+ * given back as it was.  fn returns 0 to go on, 1 to stop, -1 when out of
+ * memory.  vc_replay_walk returns 0; 1 when the game has no position
+ * (text that is no game, a variant not known, a start that does not read);
+ * -1 when out of memory.  *whole is 1 when every main-line move was
+ * replayed and the walk went to the end. */
+typedef int vc_walk_fn(void *user, struct vc_position *p, const vc_move *next);
+int vc_replay_walk(struct vc_replay *rp, const struct vc_game *g, vc_walk_fn *fn, void *user,
+		   int *whole);
+
+/* ---- the position terms of selections (select_pos.c), for select.c ----
+ * A term about the positions of a game's main line, read from the
+ * expression expr: vc_sel_pos_word reads the words checkmate, stalemate
+ * and ended; vc_sel_pos_read a term of name (k bytes, followed by its
+ * operator) whose value is v, a place in expr: position=, final=,
+ * material=, material>=, moves=, end=.  Both return 0 with *out made, 1
+ * when the word or name is none of theirs, -1 when out of memory or (read)
+ * the term does not read, err filled with the column in expr. */
+struct vc_sel_pos;
+int vc_sel_pos_word(const char *w, struct vc_sel_pos **out);
+int vc_sel_pos_read(const char *expr, const char *name, size_t k, const char *v,
+		    struct vc_sel_pos **out, struct vc_select_error *err);
+void vc_sel_pos_free(struct vc_sel_pos *t);
+/* Decides the n terms t against the main line of g, which rp replayed
+ * last: res[i] 1 when t[i] holds, else 0 (all 0 without a variant).  Only
+ * reads the terms.  0, or -1 when out of memory. */
+int vc_sel_pos_match(struct vc_sel_pos *const *t, size_t n, const struct vc_game *g,
+		     struct vc_replay *rp, uint8_t *res);
 
 /* ---- the canonical form (canon.c), its storage, for the writers ---- */
 struct vc_canon {
