@@ -14,7 +14,8 @@
 #   - the repository's corpora (corpora/*/*.pgn, one run over all of them:
 #     game numbers go on across inputs), their XML (games without raw bytes:
 #     the rejects are written as text pieces), standard input (the relay);
-#   - selections (tags, numbers, valid/invalid, variant), writing options;
+#   - selections (tags, numbers, valid/invalid, variant, positions), writing
+#     options;
 #   - what the reader reports while it reads ahead: a gzip stream with junk
 #     after it, a gzip stream cut short (exit 2 after the games before the
 #     cut), and output that fails (/dev/full), where -j 1 stops at once;
@@ -117,6 +118,8 @@ WANT=1 same corpora-select-games -t json-lines --select game=20-300 --keep-broke
 WANT=0 same corpora-select-valid --select valid -t xml "${fast[@]}"
 WANT=1 same corpora-select-invalid --select invalid --select variant=crazyhouse --keep-broken \
 	"${fast[@]}"
+WANT=1 same corpora-select-positions --keep-broken --select 'position=*/*/*/*/*/*/*/*K* or ended' \
+	--select 'not material>=QQ or moves="1. e4"' "${fast[@]}"
 
 # XML in: games without raw bytes (rejects written as text), XML warnings
 vchess-convert -j 1 -t xml --keep-broken -o "$T/all.xml" "${fast[@]}" 2>/dev/null
@@ -181,6 +184,8 @@ for a in "${real[@]}"; do
 	same "shared-$b-text" --rejects rej.pgn -o out.pgn "$in"
 	same "shared-$b-xml" -t xml --keep-broken --rejects rej.pgn -o out.xml "$in"
 	same "shared-$b-json" -t json-lines --split 400 -o out.jsonl "$in"
+	same "shared-$b-select" --select 'final=*/*/*/*/*/*/*/*K* or material>=Q2 or moves="e4 c5"' \
+		--select 'not checkmate' "$in"
 	[ "$full" = 1 ] && same "shared-$b-fen" -t fen --keep-broken "$in"
 	[ "$full" = 1 ] || rm -f "$in"
 done
