@@ -293,7 +293,7 @@ else
 	row "$label" vzh fairy-stockfish "$fname" "$R"
 fi
 
-# ---- 5-7: validation and conversion of the archives ----------------------------------------
+# ---- 5-7: validation, conversion and position search in the archives ----------------------------------------
 vhelp=
 [ $have_valid = 1 ] && vhelp=$("$VVALID" -h 2>&1)
 vsum=()
@@ -488,6 +488,26 @@ else
 		cnote c_xml xml
 		row "convert lichess text->xml" c_xml "pgn-extract --json" "$pj" "$R"
 	fi
+	# 7b: the games that reach a position, at any ply: pgn-extract -x finds those that
+	# reach the position its line of moves reaches (the Spanish opening); both must
+	# find as many games
+	printf '1. e4 e5 2. Nf3 Nc6 3. Bb5\n' >"$TMP/ruy.txt"
+	px=''
+	if [ -n "$PGNX" ]; then
+		px=p_pos
+		def p_pos "$PGNX" -s --quiet -x"$TMP/ruy.txt" "$LP"
+	fi
+	def c_pos "$VCONV" "${ctext[@]}" --select \
+		'position=r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b' "$LP"
+	measure c_pos "$px"
+	cnote c_pos position
+	vg=$(grep -c '^\[Event ' "$TMP/c_pos.out" 2>/dev/null)
+	R="${R:+$R; }$vg games"
+	if [ -n "$px" ]; then
+		pg=$(grep -c '^\[Event ' "$TMP/p_pos.out" 2>/dev/null)
+		[ "$pg" = "$vg" ] || { R="$R; !!! pgn-extract finds $pg"; note "!!! position search: vchess finds $vg games, pgn-extract -x $pg"; }
+	fi
+	row "select position lichess" c_pos "pgn-extract -x" "$px" "$R"
 fi
 
 # ---- Io Chess: perft, and validating 1,000 random games (no peer plays Io Chess) ------------
