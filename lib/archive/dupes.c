@@ -106,8 +106,8 @@ int vc_dup_key_of(struct vc_dup_keyer *k, enum vc_dup_by by, const struct vc_gam
 		fold(key, vc_position_hash(fin));
 		int n = vc_variant_files(v) * vc_variant_ranks(v);
 		for (int sq = 0; sq < n; sq++) {
-			int color, t = vc_position_piece_at(fin, sq, &color);
-			fold(key, (uint64_t)(t + 1) << 8 | (uint64_t)color);
+			int color = 0, t = vc_position_piece_at(fin, sq, &color);
+			fold(key, t < 0 ? 0 : (uint64_t)(t + 1) << 8 | (uint64_t)color);
 		}
 		return 0;
 	}
