@@ -63,7 +63,7 @@ static const struct cli_opt opts[] = {
 	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
 	{ 'D', "no-duplicates", NULL, "leave out games that repeat an earlier one" },
 	{ 'd', "duplicates", "FILE", "the repeats to FILE instead of the output" },
-	{ O_DUP_BY, "duplicates-by", "KEY", "repeats by moves (default) or final position" },
+	{ O_DUP_BY, "duplicates-by", "K", "repeats by K: moves (default) or final position" },
 	{ 'v', "verbose", NULL, "say which earlier game each repeat repeats" },
 	{ O_PLYCOUNT, "add-plycount", NULL, "a PlyCount tag: the main line's plies" },
 	{ O_ROSTER, "fill-roster", NULL, "add missing Seven Tag Roster tags as '?'" },
