@@ -116,7 +116,7 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 	cv->val = cv->ctx ? vc_validator_new(cv->ctx, &cv->vo) : NULL;
 	cv->rp = vc_replay_new(&cv->o.write, o->to);
 	cv->g = vc_game_new();
-	cv->dupes = o->dup_by != VC_DUP_NONE ? vc_dupes_new() : NULL;
+	cv->dupes = o->dup_by != VC_DUP_NONE ? vc_dupes_new(o->verbose) : NULL;
 	if (!cv->ctx || !cv->val || !cv->rp || !cv->g || (o->dup_by != VC_DUP_NONE && !cv->dupes)) {
 		vc_emit(ctx, VC_SEV_ERROR, "oom", NULL, 0, 0, NULL, "out of memory");
 		convert_free(cv);

@@ -159,10 +159,12 @@ void vc_cv_tell(struct vc_convert *cv, const struct vc_game *g, int valid,
 int vc_dup_key_of(struct vc_dup_keyer *k, enum vc_dup_by by, const struct vc_game *g,
 		  const struct vc_replay *rp, const struct vc_validator *val, struct vc_dup_key *key);
 void vc_dup_keyer_free(struct vc_dup_keyer *k);
-struct vc_dupes *vc_dupes_new(void);
+/* remember: keep each first game's number, file and line (for -v). */
+struct vc_dupes *vc_dupes_new(int remember);
 void vc_dupes_free(struct vc_dupes *d);
-/* 1 when k was seen (*seen: the first game with it), else 0 and k is
- * remembered with the game's number, line and file; -1 out of memory. */
+/* 1 when k was seen (*seen: the first game with it, when remembered), else
+ * 0 and k is kept, with the game's number, line and file when remembered;
+ * -1 out of memory. */
 int vc_dupes_check(struct vc_dupes *d, const struct vc_dup_key *k, long number, long line,
 		   const char *file, struct vc_dup_seen *seen);
 long vc_dupes_count(const struct vc_dupes *d);

@@ -13,10 +13,10 @@
  * variant's name, the final position's Zobrist hash (side to move, castling,
  * en passant, reserves and check counts included) and every square's piece.
  *
- * The table remembers only the first game with a key (its number, file and
- * line, for -v): open addressing, a power of two of 32-byte slots at most
- * three quarters full, so memory grows with the distinct games and not with
- * the repeats.  It is used in the caller's thread, in input order (with -j N
+ * The table holds the keys of the first games only: open addressing, a
+ * power of two of 16-byte slots at most three quarters full, so memory
+ * grows with the distinct games and not with the repeats; for -v, a second
+ * array of 16-byte slots remembers each first game's number, file and line.  It is used in the caller's thread, in input order (with -j N
  * the workers make the keys, the ordered stage looks them up), so -j N
  * decides exactly as -j 1.
  */
@@ -133,22 +133,31 @@ int vc_dup_key_of(struct vc_dup_keyer *k, enum vc_dup_by by, const struct vc_gam
 
 /* ---- the table ---- */
 
-struct slot {
+struct key {
 	uint64_t a, b; /* both 0: empty */
+};
+
+/* The first game with a key (-v only), in the slot of the same index. */
+struct first {
 	int64_t number;
 	uint32_t line, file; /* file: index into names */
 };
 
 struct vc_dupes {
-	struct slot *slots;
-	size_t cap, n; /* cap a power of two */
+	struct key *keys;
+	struct first *firsts; /* NULL: not remembered */
+	size_t cap, n;        /* cap a power of two */
+	int remember;
 	char **names;
 	size_t nnames;
 };
 
-struct vc_dupes *vc_dupes_new(void)
+struct vc_dupes *vc_dupes_new(int remember)
 {
-	return vc_calloc(1, sizeof(struct vc_dupes));
+	struct vc_dupes *d = vc_calloc(1, sizeof(struct vc_dupes));
+	if (d)
+		d->remember = remember;
+	return d;
 }
 
 void vc_dupes_free(struct vc_dupes *d)
@@ -158,13 +167,16 @@ void vc_dupes_free(struct vc_dupes *d)
 	for (size_t i = 0; i < d->nnames; i++)
 		free(d->names[i]);
 	free(d->names);
-	free(d->slots);
+	free(d->keys);
+	free(d->firsts);
 	free(d);
 }
 
 size_t vc_dupes_bytes(const struct vc_dupes *d)
 {
-	return d ? d->cap * sizeof *d->slots : 0;
+	if (!d)
+		return 0;
+	return d->cap * (sizeof *d->keys + (d->remember ? sizeof *d->firsts : 0));
 }
 
 long vc_dupes_count(const struct vc_dupes *d)
@@ -172,25 +184,36 @@ long vc_dupes_count(const struct vc_dupes *d)
 	return d ? (long)d->n : 0;
 }
 
-static struct slot *find(struct slot *s, size_t cap, uint64_t a, uint64_t b)
+static size_t find(const struct key *k, size_t cap, uint64_t a, uint64_t b)
 {
 	size_t i = (size_t)(a ^ (b >> 7)) & (cap - 1);
-	while ((s[i].a | s[i].b) && (s[i].a != a || s[i].b != b))
+	while ((k[i].a | k[i].b) && (k[i].a != a || k[i].b != b))
 		i = (i + 1) & (cap - 1);
-	return &s[i];
+	return i;
 }
 
 static int grow(struct vc_dupes *d)
 {
 	size_t cap = d->cap ? d->cap * 2 : 1024;
-	struct slot *s = vc_calloc(cap, sizeof *s);
-	if (!s)
+	struct key *k = vc_calloc(cap, sizeof *k);
+	struct first *f = d->remember ? vc_calloc(cap, sizeof *f) : NULL;
+	if (!k || (d->remember && !f)) {
+		free(k);
+		free(f);
 		return -1;
-	for (size_t i = 0; i < d->cap; i++)
-		if (d->slots[i].a | d->slots[i].b)
-			*find(s, cap, d->slots[i].a, d->slots[i].b) = d->slots[i];
-	free(d->slots);
-	d->slots = s;
+	}
+	for (size_t i = 0; i < d->cap; i++) {
+		if (!(d->keys[i].a | d->keys[i].b))
+			continue;
+		size_t at = find(k, cap, d->keys[i].a, d->keys[i].b);
+		k[at] = d->keys[i];
+		if (f)
+			f[at] = d->firsts[i];
+	}
+	free(d->keys);
+	free(d->firsts);
+	d->keys = k;
+	d->firsts = f;
 	d->cap = cap;
 	return 0;
 }
@@ -218,21 +241,26 @@ int vc_dupes_check(struct vc_dupes *d, const struct vc_dup_key *k, long number, 
 	uint64_t a = k->a, b = k->b | !(k->a | k->b);
 	if ((d->n + 1) * 4 > d->cap * 3 && grow(d) < 0)
 		return -1;
-	struct slot *s = find(d->slots, d->cap, a, b);
-	if (s->a | s->b) {
-		seen->number = (long)s->number;
-		seen->line = (long)s->line;
-		seen->file = d->names[s->file];
+	size_t i = find(d->keys, d->cap, a, b);
+	if (d->keys[i].a | d->keys[i].b) {
+		memset(seen, 0, sizeof *seen);
+		if (d->firsts) {
+			seen->number = (long)d->firsts[i].number;
+			seen->line = (long)d->firsts[i].line;
+			seen->file = d->names[d->firsts[i].file];
+		}
 		return 1;
 	}
-	long f = name_index(d, file);
-	if (f < 0)
-		return -1;
-	s->a = a;
-	s->b = b;
-	s->number = number;
-	s->line = line > 0 && line <= (long)UINT32_MAX ? (uint32_t)line : 0;
-	s->file = (uint32_t)f;
+	if (d->firsts) {
+		long f = name_index(d, file);
+		if (f < 0)
+			return -1;
+		d->firsts[i].number = number;
+		d->firsts[i].line = line > 0 && line <= (long)UINT32_MAX ? (uint32_t)line : 0;
+		d->firsts[i].file = (uint32_t)f;
+	}
+	d->keys[i].a = a;
+	d->keys[i].b = b;
 	d->n++;
 	return 0;
 }
