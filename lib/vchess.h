@@ -908,6 +908,8 @@ enum vc_dup_by {
 #define VC_TAGS_RESULT 0x04   /* the result made what the final position says (valid
 				 games, and those whose only errors were that result) */
 #define VC_TAGS_DROP 0x08     /* counted only: tags removed by drop_tags / keep_tags */
+#define VC_TAGS_HASHCODE 0x10 /* a HashCode tag: 16 hex digits, equal for games that repeat
+				 each other by moves (VC_DUP_MOVES; valid games) */
 
 struct vc_convert_opts {
 	int from;                       /* VC_FORMAT_TEXT or VC_FORMAT_XML, or -1: told by
@@ -952,7 +954,7 @@ struct vc_convert_counts {
 	long distinct;     /* keys remembered */
 	size_t dup_bytes;  /* memory of the table of keys */
 	/* games written (to the output or the duplicates file) that tag work changed */
-	long plycount, roster, results, dropped;
+	long plycount, roster, results, dropped, hashcode;
 };
 
 /* Sets the defaults: the format of each input told by its first bytes,

@@ -40,7 +40,8 @@ enum {
 	O_ROSTER,
 	O_FIX_RESULT,
 	O_DROP_TAGS,
-	O_KEEP_TAGS
+	O_KEEP_TAGS,
+	O_HASHCODE
 };
 
 static const struct cli_opt opts[] = {
@@ -68,6 +69,7 @@ static const struct cli_opt opts[] = {
 	{ O_PLYCOUNT, "add-plycount", NULL, "a PlyCount tag: the main line's plies" },
 	{ O_ROSTER, "fill-roster", NULL, "add missing Seven Tag Roster tags as '?'" },
 	{ O_FIX_RESULT, "fix-result", NULL, "the result the final position decides" },
+	{ O_HASHCODE, "add-hashcode", NULL, "a HashCode tag, the same for the same moves" },
 	{ O_DROP_TAGS, "drop-tags", "A,B", "leave out the tags named" },
 	{ O_KEEP_TAGS, "keep-tags", "A,B", "keep only the tags named (and Variant, FEN, SetUp)" },
 	{ 'j', "jobs", "N", "convert in N threads (default: one a processor)" },
@@ -170,7 +172,9 @@ static void print_work(const struct vc_convert_counts *c, const struct vc_conver
 	if (o->tags & VC_TAGS_PLYCOUNT)
 		fprintf(stderr, "%sPlyCount set in %ld", sep, c->plycount), sep = ", ";
 	if (o->tags & VC_TAGS_ROSTER)
-		fprintf(stderr, "%sroster filled in %ld", sep, c->roster);
+		fprintf(stderr, "%sroster filled in %ld", sep, c->roster), sep = ", ";
+	if (o->tags & VC_TAGS_HASHCODE)
+		fprintf(stderr, "%sHashCode set in %ld", sep, c->hashcode);
 	fputc('\n', stderr);
 }
 
@@ -258,6 +262,7 @@ static void option(int key, const char *val, void *user)
 	case O_PLYCOUNT: a->co.tags |= VC_TAGS_PLYCOUNT; break;
 	case O_ROSTER: a->co.tags |= VC_TAGS_ROSTER; break;
 	case O_FIX_RESULT: a->co.tags |= VC_TAGS_RESULT; break;
+	case O_HASHCODE: a->co.tags |= VC_TAGS_HASHCODE; break;
 	case O_DROP_TAGS: a->co.drop_tags = name_list("--drop-tags", val); break;
 	case O_KEEP_TAGS: a->co.keep_tags = name_list("--keep-tags", val); break;
 	case 'j': a->co.jobs = (int)cli_number_arg("-j", val, 1, 1024); break;

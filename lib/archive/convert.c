@@ -150,6 +150,8 @@ static int put_game(struct vc_convert *cv, struct vc_game *g, struct vc_game_sta
 	if (vc_cv_tagwork(&cv->o, g, st, cv->val, &tn) < 0)
 		return -1;
 	int valid = st->valid && !vc_game_is_garbage(g), rep = 0;
+	if (vc_cv_hashcode(&cv->o, &cv->keyer, g, cv->rp, cv->val, valid, &tn) < 0)
+		return -1;
 	enum vc_convert_fate fate = vc_cv_fate(cv, g, valid);
 	if (cv->dupes && valid &&
 	    vc_dup_key_of(&cv->keyer, cv->o.dup_by, g, cv->rp, cv->val, &k) == 0 &&

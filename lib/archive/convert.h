@@ -6,8 +6,8 @@
  *   convert_par.c  the loop of several threads (vc_parallel_each's stages)
  *   convert_out.c  what both loops do with a game taken: the output (split
  *                  into files), the rejects file, telling the caller
- *   dupes.c        repeated games: the keys, the table of those seen
  *   tagfix.c       tag work on the games written, and what it did
+ *   dupes.c        repeated games: the keys, the table of those seen
  *   held.c         diagnostics passed on to the caller, or held back to be
  *                  passed on in input order; the names inputs are shown by
  *   relay.c        a pipe's first bytes read to tell its format, and handed
@@ -182,6 +182,11 @@ int vc_cv_tags_check(struct vc_ctx *ctx, const struct vc_convert_opts *o);
  * -1 out of memory. */
 int vc_cv_tagwork(const struct vc_convert_opts *o, struct vc_game *g, struct vc_game_stats *st,
 		  const struct vc_validator *val, struct vc_cv_tagnote *n);
+/* The HashCode tag of a valid game (o->tags & VC_TAGS_HASHCODE), after
+ * vc_cv_tagwork: its key by moves, made with k.  0, or -1 out of memory. */
+int vc_cv_hashcode(const struct vc_convert_opts *o, struct vc_dup_keyer *k, struct vc_game *g,
+		   const struct vc_replay *rp, const struct vc_validator *val, int valid,
+		   struct vc_cv_tagnote *n);
 /* In input order, for a game written: counts n, notes a fixed result. */
 void vc_cv_tagnote_tell(struct vc_convert *cv, const struct vc_game *g,
 			const struct vc_cv_tagnote *n);

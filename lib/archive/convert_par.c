@@ -142,6 +142,12 @@ static void replay_and_format(struct vc_cv_worker *w, struct vc_game *g, struct 
 		return;
 	}
 	r->valid = st.valid && !vc_game_is_garbage(g);
+	if (vc_cv_hashcode(&cv->o, &w->keyer, g, w->rp, w->val, r->valid, &r->tn) < 0) {
+		struct vc_diag d = { VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory" };
+		vc_cv_hold(t, &d);
+		r->fatal = 1;
+		return;
+	}
 	r->has_key = cv->dupes && r->valid &&
 		     vc_dup_key_of(&w->keyer, cv->o.dup_by, g, w->rp, w->val, &r->key) == 0;
 	r->selected = 1;

@@ -1,12 +1,14 @@
 /*
  * archive/tagfix.c - tag work on the games the converter writes
  * (vchess-convert --drop-tags, --keep-tags, --fix-result, --add-plycount,
- * --fill-roster): each option changes only what it names, and says what it
- * changed, so that the converter can count it on standard error.
+ * --fill-roster, --add-hashcode): each option changes only what it names,
+ * and says what it changed, so that the converter can count it on standard
+ * error.
  *
  * Model: the work is done on the game record after its replay (in the
  * worker that replayed it, with -j N), in this order: tags removed, the
- * result fixed, PlyCount set, the roster filled; what was done travels with
+ * result fixed, PlyCount set, the roster filled, HashCode set (the key of
+ * dupes.c by moves, in hexadecimal); what was done travels with
  * the game as a vc_cv_tagnote and is told (counted, and a note for a fixed
  * result) in the caller's thread, in input order, when the game is written.
  * A fixed result mends a game whose only errors were that result: the
@@ -183,6 +185,25 @@ int vc_cv_tagwork(const struct vc_convert_opts *o, struct vc_game *g, struct vc_
 	return 0;
 }
 
+int vc_cv_hashcode(const struct vc_convert_opts *o, struct vc_dup_keyer *k, struct vc_game *g,
+		   const struct vc_replay *rp, const struct vc_validator *val, int valid,
+		   struct vc_cv_tagnote *n)
+{
+	struct vc_dup_key key;
+	if (!(o->tags & VC_TAGS_HASHCODE) || !valid ||
+	    vc_dup_key_of(k, VC_DUP_MOVES, g, rp, val, &key) < 0)
+		return 0;
+	char v[24];
+	snprintf(v, sizeof v, "%016llx", (unsigned long long)key.a);
+	const char *t = vc_game_tag(g, "HashCode");
+	if (t && !strcmp(t, v))
+		return 0;
+	if (vc_game_set_tag(g, "HashCode", v) < 0)
+		return -1;
+	n->changed |= VC_TAGS_HASHCODE;
+	return 0;
+}
+
 void vc_cv_tagnote_tell(struct vc_convert *cv, const struct vc_game *g,
 			const struct vc_cv_tagnote *n)
 {
@@ -190,6 +211,7 @@ void vc_cv_tagnote_tell(struct vc_convert *cv, const struct vc_game *g,
 	cv->c.results += (n->changed & VC_TAGS_RESULT) != 0;
 	cv->c.plycount += (n->changed & VC_TAGS_PLYCOUNT) != 0;
 	cv->c.roster += (n->changed & VC_TAGS_ROSTER) != 0;
+	cv->c.hashcode += (n->changed & VC_TAGS_HASHCODE) != 0;
 	if (!(n->changed & VC_TAGS_RESULT))
 		return;
 	long line = n->line ? n->line : vc_game_line(g);
