@@ -326,6 +326,8 @@ void vc_game_tag_pos(const struct vc_game *g, size_t i, long *line, long *col);
 const char *vc_game_tag(const struct vc_game *g, const char *name);
 int vc_game_add_tag(struct vc_game *g, const char *name, const char *value);
 int vc_game_set_tag(struct vc_game *g, const char *name, const char *value);
+/* Removes tag i (the later ones move down one). */
+void vc_game_remove_tag(struct vc_game *g, size_t i);
 
 size_t vc_game_item_count(const struct vc_game *g);
 const struct vc_item *vc_game_item(const struct vc_game *g, size_t i);
@@ -344,6 +346,8 @@ int vc_game_add_diag(struct vc_game *g, enum vc_severity sev, const char *code,
 		     const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 /* Highest severity among the stored diagnostics, or -1 if none. */
 int vc_game_worst(const struct vc_game *g);
+/* Removes the stored diagnostics whose code is code; returns how many. */
+size_t vc_game_remove_diags(struct vc_game *g, const char *code);
 
 /* ---- reading archives ------------------------------------------------------- */
 
@@ -416,6 +420,9 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 const char *vc_validator_diag_fen(const struct vc_validator *val, size_t i);
 /* The variant used for the last game (NULL if none). */
 const struct vc_variant *vc_validator_variant(const struct vc_validator *val);
+/* After vc_validate: the final position of the main line, or NULL when the
+ * game could not be set up or its main line stopped at a move that failed. */
+const struct vc_position *vc_validator_final(const struct vc_validator *val);
 /* A variant by name or alias as games name it (cached per validator). */
 const struct vc_variant *vc_validator_get_variant(struct vc_validator *val, const char *name);
 
@@ -880,8 +887,10 @@ enum vc_convert_fate {
 	VC_CONVERT_WRITTEN,  /* valid: written */
 	VC_CONVERT_KEPT,     /* broken: written with its errors (keep_broken) */
 	VC_CONVERT_REJECTED, /* broken: its bytes go to the rejects file */
-	VC_CONVERT_DROPPED   /* broken and not written: no rejects file (with keep_broken,
+	VC_CONVERT_DROPPED,  /* broken and not written: no rejects file (with keep_broken,
 				only text that is no game) */
+	VC_CONVERT_REPEAT    /* valid, a repeat of an earlier game (dup_by): not written to
+				the output (to the duplicates file if any) */
 };
 
 /* What the converter tells about a game it takes, before writing it. */
@@ -897,6 +906,20 @@ typedef void vc_convert_fn(void *user, const struct vc_game *g,
 			   const struct vc_convert_game *info);
 typedef vc_status vc_each_fn(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 			     const struct vc_parallel_opts *opts);
+
+/* What makes two games repeats of each other (tags never do). */
+enum vc_dup_by {
+	VC_DUP_NONE,
+	VC_DUP_MOVES, /* the same variant, start position and main-line moves */
+	VC_DUP_FINAL  /* the same variant and final position of the main line */
+};
+#define VC_TAGS_PLYCOUNT 0x01 /* a PlyCount tag: the main line's plies (valid games) */
+#define VC_TAGS_ROSTER 0x02   /* the Seven Tag Roster's missing tags added as "?" */
+#define VC_TAGS_RESULT 0x04   /* the result made what the final position says (valid
+				 games, and those whose only errors were that result) */
+#define VC_TAGS_DROP 0x08     /* counted only: tags removed by drop_tags / keep_tags */
+#define VC_TAGS_HASHCODE 0x10 /* a HashCode tag: 16 hex digits, equal for games that repeat
+				 each other by moves (VC_DUP_MOVES; valid games) */
 
 struct vc_convert_opts {
 	int from;                       /* VC_FORMAT_TEXT or VC_FORMAT_XML, or -1: told by
@@ -917,6 +940,14 @@ struct vc_convert_opts {
 	vc_each_fn *each;               /* vc_parallel_each, or NULL: one thread */
 	vc_convert_fn *game;            /* called for every game taken, or NULL */
 	void *user;
+	/* repeats (dupes.c): a valid game taken whose key was seen before */
+	enum vc_dup_by dup_by;          /* VC_DUP_NONE: every game is written */
+	const char *dup_file;           /* the repeats written here, or NULL: dropped */
+	int verbose;                    /* a note for every repeat: the game it repeats */
+	/* tag work (tagfix.c) on every game written; NULL-terminated name lists */
+	unsigned tags;                  /* VC_TAGS_* */
+	const char *const *drop_tags;   /* tags removed */
+	const char *const *keep_tags;   /* only these tags kept (and Variant, FEN, SetUp) */
 };
 
 struct vc_convert_counts {
@@ -928,6 +959,12 @@ struct vc_convert_counts {
 	int input_failed;  /* an input could not be opened or read to its end */
 	int output_failed; /* the output failed */
 	int rejects_failed;/* the rejects file failed */
+	long repeats;      /* valid games found to repeat an earlier one: not written */
+	int dup_failed;    /* the duplicates file failed */
+	long distinct;     /* keys remembered */
+	size_t dup_bytes;  /* memory of the table of keys */
+	/* games written (to the output or the duplicates file) that tag work changed */
+	long plycount, roster, results, dropped, hashcode;
 };
 
 /* Sets the defaults: the format of each input told by its first bytes,

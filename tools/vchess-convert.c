@@ -34,7 +34,14 @@ enum {
 	O_PLIES,
 	O_VARIANT,
 	O_STRICT,
-	O_PROGRESS
+	O_PROGRESS,
+	O_DUP_BY,
+	O_PLYCOUNT,
+	O_ROSTER,
+	O_FIX_RESULT,
+	O_DROP_TAGS,
+	O_KEEP_TAGS,
+	O_HASHCODE
 };
 
 static const struct cli_opt opts[] = {
@@ -55,6 +62,16 @@ static const struct cli_opt opts[] = {
 	{ O_PLIES, "plies", NULL, "-t fen: every position, not only the last" },
 	{ O_VARIANT, "variant", "NAME", "the variant of untagged games (default: chess)" },
 	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
+	{ 'D', "no-duplicates", NULL, "leave out games that repeat an earlier one" },
+	{ 'd', "duplicates", "FILE", "the repeats to FILE instead of the output" },
+	{ O_DUP_BY, "duplicates-by", "K", "repeats by K: moves (default) or final position" },
+	{ 'v', "verbose", NULL, "say which earlier game each repeat repeats" },
+	{ O_PLYCOUNT, "add-plycount", NULL, "a PlyCount tag: the main line's plies" },
+	{ O_ROSTER, "fill-roster", NULL, "add missing Seven Tag Roster tags as '?'" },
+	{ O_FIX_RESULT, "fix-result", NULL, "the result the final position decides" },
+	{ O_HASHCODE, "add-hashcode", NULL, "a HashCode tag, the same for the same moves" },
+	{ O_DROP_TAGS, "drop-tags", "A,B", "leave out the tags named" },
+	{ O_KEEP_TAGS, "keep-tags", "A,B", "keep only the tags named (and Variant, FEN, SetUp)" },
 	{ 'j', "jobs", "N", "convert in N threads (default: one a processor)" },
 	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
 	{ 0, NULL, NULL, NULL },
@@ -128,6 +145,39 @@ static void print_broken(const struct vc_convert_counts *c, const struct vc_conv
 	fputc('\n', stderr);
 }
 
+/* Counted: what became of the repeats, what tag work changed. */
+static void print_work(const struct vc_convert_counts *c, const struct vc_convert_opts *o)
+{
+	if (o->dup_by != VC_DUP_NONE) {
+		fprintf(stderr, "%s: %ld repeat%s of earlier games (by %s)", cli_prog, c->repeats,
+			c->repeats == 1 ? "" : "s",
+			o->dup_by == VC_DUP_FINAL ? "final position" : "moves");
+		if (!c->repeats)
+			fputc('\n', stderr);
+		else if (o->dup_file && c->dup_failed)
+			fprintf(stderr, " not written (the duplicates file '%s' failed)\n", o->dup_file);
+		else if (o->dup_file)
+			fprintf(stderr, " written to '%s'\n", o->dup_file);
+		else
+			fprintf(stderr, " left out\n");
+	}
+	if (!o->tags && !o->drop_tags && !o->keep_tags)
+		return;
+	fprintf(stderr, "%s: tags changed in games written:", cli_prog);
+	const char *sep = " ";
+	if (o->drop_tags || o->keep_tags)
+		fprintf(stderr, "%stags left out in %ld", sep, c->dropped), sep = ", ";
+	if (o->tags & VC_TAGS_RESULT)
+		fprintf(stderr, "%sresult fixed in %ld", sep, c->results), sep = ", ";
+	if (o->tags & VC_TAGS_PLYCOUNT)
+		fprintf(stderr, "%sPlyCount set in %ld", sep, c->plycount), sep = ", ";
+	if (o->tags & VC_TAGS_ROSTER)
+		fprintf(stderr, "%sroster filled in %ld", sep, c->roster), sep = ", ";
+	if (o->tags & VC_TAGS_HASHCODE)
+		fprintf(stderr, "%sHashCode set in %ld", sep, c->hashcode);
+	fputc('\n', stderr);
+}
+
 /* ---- the command line ---- */
 
 struct args {
@@ -135,7 +185,29 @@ struct args {
 	struct vc_select *sel;
 	int selects; /* --select options given */
 	struct cli_progress progress;
+	int find_repeats; /* -D or -d given */
 };
+
+/* "A,B" as a NULL-terminated list; every name non-empty. */
+static const char *const *name_list(const char *opt, const char *val)
+{
+	size_t n = 2;
+	for (const char *p = val; *p; p++)
+		n += *p == ',';
+	char **list = calloc(n, sizeof *list), *copy = strdup(val);
+	if (!list || !copy)
+		cli_misuse("out of memory");
+	size_t k = 0;
+	for (char *tok = copy, *next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*tok)
+			cli_misuse("%s: an empty tag name in '%s'", opt, val);
+		list[k++] = tok;
+	}
+	return (const char *const *)list;
+}
 
 /* A --select expression that does not read: what is wrong, and where. */
 static void add_select(struct args *a, const char *expr)
@@ -179,6 +251,20 @@ static void option(int key, const char *val, void *user)
 	case O_PLIES: wo->fen_plies = 1; break;
 	case O_VARIANT: a->co.default_variant = val; break;
 	case O_STRICT: a->co.strict = 1; break;
+	case 'D': a->find_repeats = 1; break;
+	case 'd': a->co.dup_file = val, a->find_repeats = 1; break;
+	case O_DUP_BY:
+		if (strcmp(val, "moves") && strcmp(val, "final"))
+			cli_misuse("--duplicates-by must be moves or final, not '%s'", val);
+		a->co.dup_by = strcmp(val, "final") ? VC_DUP_MOVES : VC_DUP_FINAL;
+		break;
+	case 'v': a->co.verbose = 1; break;
+	case O_PLYCOUNT: a->co.tags |= VC_TAGS_PLYCOUNT; break;
+	case O_ROSTER: a->co.tags |= VC_TAGS_ROSTER; break;
+	case O_FIX_RESULT: a->co.tags |= VC_TAGS_RESULT; break;
+	case O_HASHCODE: a->co.tags |= VC_TAGS_HASHCODE; break;
+	case O_DROP_TAGS: a->co.drop_tags = name_list("--drop-tags", val); break;
+	case O_KEEP_TAGS: a->co.keep_tags = name_list("--keep-tags", val); break;
 	case 'j': a->co.jobs = (int)cli_number_arg("-j", val, 1, 1024); break;
 	case O_PROGRESS:
 		if (cli_progress_parse(&a->progress, val) < 0)
@@ -212,6 +298,10 @@ int main(int argc, char **argv)
 	}
 	if (a.co.split && (!a.co.out || !strcmp(a.co.out, "-")))
 		cli_misuse("--split needs -o OUT: the files are named after it");
+	if (a.co.dup_by != VC_DUP_NONE && !a.find_repeats)
+		cli_misuse("--duplicates-by needs --no-duplicates or --duplicates=FILE");
+	if (a.find_repeats && a.co.dup_by == VC_DUP_NONE)
+		a.co.dup_by = VC_DUP_MOVES;
 	struct vc_ctx *ctx = cli_ctx();
 	cli_progress_start(&a.progress, ctx);
 	struct vc_convert *cv = vc_convert_new(ctx, &a.co);
@@ -223,6 +313,7 @@ int main(int argc, char **argv)
 		struct vc_convert_counts c;
 		vc_status s = vc_convert_close(cv, &c);
 		print_broken(&c, &a.co);
+		print_work(&c, &a.co);
 		if (!c.selected && a.selects)
 			fprintf(stderr, "%s: note: no game matches --select\n", cli_prog);
 		status = s != VC_OK ? CLI_TROUBLE : c.broken ? CLI_BAD_INPUT : CLI_OK;

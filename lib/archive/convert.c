@@ -58,11 +58,22 @@ static int open_outputs(struct vc_convert *cv)
 	}
 	if (vc_cv_out_open(o) < 0)
 		return -1;
+	if (cv->dupes && cv->o.dup_file) { /* the repeats: one file, the output's format */
+		cv->dup.ctx = cv->ctx;
+		cv->dup.path = cv->o.dup_file;
+		cv->dup.fmt = cv->o.to;
+		cv->dup.wo = &cv->o.write;
+		if (vc_cv_out_open(&cv->dup) < 0) {
+			vc_cv_out_close(o);
+			return -1;
+		}
+	}
 	cv->rj.ctx = cv->ctx;
 	if (cv->o.rejects) {
 		cv->rj.sink = vc_sink_open(cv->ctx, cv->o.rejects, 0);
 		if (!cv->rj.sink) {
 			vc_cv_out_close(o);
+			vc_cv_out_close(&cv->dup);
 			return -1;
 		}
 	}
@@ -76,6 +87,8 @@ static void convert_free(struct vc_convert *cv)
 	vc_game_free(cv->g);
 	vc_replay_free(cv->rp);
 	vc_validator_free(cv->val);
+	vc_dupes_free(cv->dupes);
+	vc_dup_keyer_free(&cv->keyer);
 	vc_ctx_free(cv->ctx);
 	vc_buf_free(&cv->pending);
 	free(cv);
@@ -103,12 +116,13 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 	cv->val = cv->ctx ? vc_validator_new(cv->ctx, &cv->vo) : NULL;
 	cv->rp = vc_replay_new(&cv->o.write, o->to);
 	cv->g = vc_game_new();
-	if (!cv->ctx || !cv->val || !cv->rp || !cv->g) {
+	cv->dupes = o->dup_by != VC_DUP_NONE ? vc_dupes_new(o->verbose) : NULL;
+	if (!cv->ctx || !cv->val || !cv->rp || !cv->g || (o->dup_by != VC_DUP_NONE && !cv->dupes)) {
 		vc_emit(ctx, VC_SEV_ERROR, "oom", NULL, 0, 0, NULL, "out of memory");
 		convert_free(cv);
 		return NULL;
 	}
-	if (check_variant(cv) < 0 || open_outputs(cv) < 0) {
+	if (check_variant(cv) < 0 || vc_cv_tags_check(cv->ctx, o) < 0 || open_outputs(cv) < 0) {
 		convert_free(cv);
 		return NULL;
 	}
@@ -117,13 +131,42 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 
 /* ---- one thread ---- */
 
-/* What becomes of a game taken: the output or the rejects file; -1 when
- * the output failed. */
-static int put_game(struct vc_convert *cv, const struct vc_game *g, int valid)
+/* A repeat, when the duplicates file takes it: written there. */
+static void put_repeat(struct vc_convert *cv, const struct vc_game *g,
+		       const struct vc_cv_tagnote *tn)
 {
+	if (!cv->dup.sink || cv->dup.failed)
+		return;
+	vc_cv_tagnote_tell(cv, g, tn);
+	vc_cv_out_game(&cv->dup, g, cv->rp);
+}
+
+/* What becomes of a game taken: tag work, then the output, the duplicates
+ * file or the rejects file; -1 when the output failed or memory ran out. */
+static int put_game(struct vc_convert *cv, struct vc_game *g, struct vc_game_stats *st)
+{
+	struct vc_cv_tagnote tn;
+	struct vc_dup_key k;
+	if (vc_cv_tagwork(&cv->o, g, st, cv->val, &tn) < 0)
+		return -1;
+	int valid = st->valid && !vc_game_is_garbage(g), rep = 0;
+	if (vc_cv_hashcode(&cv->o, &cv->keyer, g, cv->rp, cv->val, valid, &tn) < 0)
+		return -1;
 	enum vc_convert_fate fate = vc_cv_fate(cv, g, valid);
+	if (cv->dupes && valid &&
+	    vc_dup_key_of(&cv->keyer, cv->o.dup_by, g, cv->rp, cv->val, &k) == 0 &&
+	    (rep = vc_cv_repeat(cv, g, &k)) != 0) {
+		if (rep < 0)
+			return -1;
+		fate = VC_CONVERT_REPEAT;
+	}
 	vc_cv_tell(cv, g, valid, fate);
+	if (fate == VC_CONVERT_REPEAT) {
+		put_repeat(cv, g, &tn);
+		return 0;
+	}
 	if (fate == VC_CONVERT_WRITTEN || fate == VC_CONVERT_KEPT) {
+		vc_cv_tagnote_tell(cv, g, &tn);
 		if (vc_cv_out_game(&cv->out, g, cv->rp) < 0)
 			return -1;
 		cv->c.written++;
@@ -159,8 +202,10 @@ static void run_serial(struct vc_convert *cv)
 		}
 		if (!taken)
 			continue;
-		if (put_game(cv, g, st.valid && !vc_game_is_garbage(g)) < 0)
+		if (put_game(cv, g, &st) < 0) {
+			cv->c.input_failed |= !cv->out.failed;
 			break;
+		}
 	}
 	if (s == VC_FATAL)
 		cv->c.input_failed = 1;
@@ -242,11 +287,17 @@ vc_status vc_convert_close(struct vc_convert *cv, struct vc_convert_counts *c)
 		else if (vc_sink_close(rj->sink) != VC_OK)
 			rj->failed = 1;
 	}
+	if (cv->dup.sink && vc_cv_out_close(&cv->dup) < 0)
+		cv->dup.failed = 1;
+	cv->c.dup_failed = cv->dup.failed;
+	cv->c.distinct = vc_dupes_count(cv->dupes);
+	cv->c.dup_bytes = vc_dupes_bytes(cv->dupes);
 	cv->c.output_failed = cv->out.failed;
 	cv->c.rejects_failed = rj->failed;
 	if (c)
 		*c = cv->c;
-	int bad = cv->c.input_failed || cv->c.output_failed || cv->c.rejects_failed;
+	int bad = cv->c.input_failed || cv->c.output_failed || cv->c.rejects_failed ||
+		  cv->c.dup_failed;
 	convert_free(cv);
 	return bad ? VC_FATAL : VC_OK;
 }

@@ -6,6 +6,8 @@
  *   convert_par.c  the loop of several threads (vc_parallel_each's stages)
  *   convert_out.c  what both loops do with a game taken: the output (split
  *                  into files), the rejects file, telling the caller
+ *   tagfix.c       tag work on the games written, and what it did
+ *   dupes.c        repeated games: the keys, the table of those seen
  *   held.c         diagnostics passed on to the caller, or held back to be
  *                  passed on in input order; the names inputs are shown by
  *   relay.c        a pipe's first bytes read to tell its format, and handed
@@ -51,6 +53,32 @@ struct vc_cv_relay {
 	int running;
 };
 
+/* A game's key for finding repeats (dupes.c). */
+struct vc_dup_key {
+	uint64_t a, b;
+};
+/* What makes keys: a position for start positions, kept per variant. */
+struct vc_dup_keyer {
+	struct vc_position *pos;
+	const struct vc_variant *v;
+	uint64_t start; /* the variant's start, when have_start */
+	int have_start;
+};
+/* The earlier game a key was seen in. */
+struct vc_dup_seen {
+	long number, line;  /* line 0: unknown */
+	const char *file;
+};
+struct vc_dupes;
+
+/* What tag work did to a game (tagfix.c). */
+struct vc_cv_tagnote {
+	unsigned changed;      /* VC_TAGS_* */
+	char from[16], to[16]; /* the result fixed */
+	char why[96];
+	long line, col;        /* where the result fixed was read, or 0 */
+};
+
 struct vc_cv_worker;
 
 struct vc_convert {
@@ -80,6 +108,10 @@ struct vc_convert {
 	/* workers kept from one input to the next (each has loaded variants) */
 	pthread_mutex_t idle_lock;
 	struct vc_cv_worker *idle;
+	/* repeats: the keys seen (NULL: not asked for), the duplicates file */
+	struct vc_dupes *dupes;
+	struct vc_dup_keyer keyer; /* one thread */
+	struct vc_cv_out dup;
 };
 
 /* ---- held.c ---- */
@@ -120,6 +152,44 @@ enum vc_convert_fate vc_cv_fate(const struct vc_convert *cv, const struct vc_gam
 /* Counts a game taken and tells the caller (opts.game). */
 void vc_cv_tell(struct vc_convert *cv, const struct vc_game *g, int valid,
 		enum vc_convert_fate fate);
+
+/* ---- dupes.c ---- */
+/* The key of g (valid, just replayed through val into rp): 0, or -1 when
+ * it has none (not set up, out of memory). */
+int vc_dup_key_of(struct vc_dup_keyer *k, enum vc_dup_by by, const struct vc_game *g,
+		  const struct vc_replay *rp, const struct vc_validator *val, struct vc_dup_key *key);
+void vc_dup_keyer_free(struct vc_dup_keyer *k);
+/* remember: keep each first game's number, file and line (for -v). */
+struct vc_dupes *vc_dupes_new(int remember);
+void vc_dupes_free(struct vc_dupes *d);
+/* 1 when k was seen (*seen: the first game with it, when remembered), else
+ * 0 and k is kept, with the game's number, line and file when remembered;
+ * -1 out of memory. */
+int vc_dupes_check(struct vc_dupes *d, const struct vc_dup_key *k, long number, long line,
+		   const char *file, struct vc_dup_seen *seen);
+long vc_dupes_count(const struct vc_dupes *d);
+size_t vc_dupes_bytes(const struct vc_dupes *d);
+/* In input order: 1 when g (key k) repeats an earlier game (counted, and
+ * the -v note), 0 when it is the first, -1 out of memory (reported). */
+int vc_cv_repeat(struct vc_convert *cv, const struct vc_game *g, const struct vc_dup_key *k);
+
+/* ---- tagfix.c ---- */
+/* Options that cannot be followed (a tag the moves need dropped): -1,
+ * reported to ctx. */
+int vc_cv_tags_check(struct vc_ctx *ctx, const struct vc_convert_opts *o);
+/* Does o's tag work on g, replayed through val (st its stats: valid is
+ * updated when a fixed result mends the game); n says what changed.  0, or
+ * -1 out of memory. */
+int vc_cv_tagwork(const struct vc_convert_opts *o, struct vc_game *g, struct vc_game_stats *st,
+		  const struct vc_validator *val, struct vc_cv_tagnote *n);
+/* The HashCode tag of a valid game (o->tags & VC_TAGS_HASHCODE), after
+ * vc_cv_tagwork: its key by moves, made with k.  0, or -1 out of memory. */
+int vc_cv_hashcode(const struct vc_convert_opts *o, struct vc_dup_keyer *k, struct vc_game *g,
+		   const struct vc_replay *rp, const struct vc_validator *val, int valid,
+		   struct vc_cv_tagnote *n);
+/* In input order, for a game written: counts n, notes a fixed result. */
+void vc_cv_tagnote_tell(struct vc_convert *cv, const struct vc_game *g,
+			const struct vc_cv_tagnote *n);
 
 /* ---- convert_par.c ---- */
 /* The input at hand (cv->tr or cv->xr) through cv->o.each. */

@@ -32,6 +32,7 @@ struct vc_cv_worker {
 	struct vc_buf orphan;     /* the context's diagnostics between games */
 	const struct vc_convert *cv;
 	struct vc_cv_worker *next; /* in the list of idle workers */
+	struct vc_dup_keyer keyer;
 };
 
 enum { PIECE_NONE, PIECE_OUT, PIECE_REJECT };
@@ -43,6 +44,9 @@ struct result {
 	int fatal, selected, valid;
 	enum vc_convert_fate fate;
 	int piece, piece_failed;
+	struct vc_cv_tagnote tn; /* tag work done */
+	struct vc_dup_key key;
+	int has_key;
 };
 
 static void worker_diag(const struct vc_diag *d, void *user)
@@ -59,6 +63,7 @@ static void worker_free(struct vc_cv_worker *w)
 	vc_writer_close(w->rw);
 	vc_replay_free(w->rp);
 	vc_validator_free(w->val);
+	vc_dup_keyer_free(&w->keyer);
 	vc_ctx_free(w->ctx);
 	vc_buf_free(&w->orphan);
 	free(w);
@@ -134,6 +139,21 @@ static void replay_and_format(struct vc_cv_worker *w, struct vc_game *g, struct 
 		r->fatal = taken < 0;
 		return;
 	}
+	if (vc_cv_tagwork(&cv->o, g, &st, w->val, &r->tn) < 0) {
+		struct vc_diag d = { VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory" };
+		vc_cv_hold(t, &d);
+		r->fatal = 1;
+		return;
+	}
+	r->valid = st.valid && !vc_game_is_garbage(g);
+	if (vc_cv_hashcode(&cv->o, &w->keyer, g, w->rp, w->val, r->valid, &r->tn) < 0) {
+		struct vc_diag d = { VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory" };
+		vc_cv_hold(t, &d);
+		r->fatal = 1;
+		return;
+	}
+	r->has_key = cv->dupes && r->valid &&
+		     vc_dup_key_of(&w->keyer, cv->o.dup_by, g, w->rp, w->val, &r->key) == 0;
 	r->selected = 1;
 	r->mid = t->len;
 	r->fate = vc_cv_fate(cv, g, r->valid);
@@ -239,6 +259,19 @@ static void take_reject(struct vc_convert *cv, const struct vc_game *g, const st
 		rj->failed = 1;
 }
 
+/* A repeat: its piece to the duplicates file, if there is one. */
+static void take_repeat(struct vc_convert *cv, const struct vc_game *g, const struct result *r,
+			const char *piece, size_t len)
+{
+	struct vc_cv_out *o = &cv->dup;
+	if (!o->sink || o->failed)
+		return;
+	vc_cv_tagnote_tell(cv, g, &r->tn);
+	vc_cv_release(cv, r->held, r->mid, r->len);
+	if (r->piece_failed || vc_writer_put(o->w, piece, len) != VC_OK)
+		o->failed = 1;
+}
+
 /* What one thread does with a game after its replay, in input order. */
 static void take(struct vc_convert *cv, struct vc_game *g, const char *piece, size_t len,
 		 const struct result *r)
@@ -254,8 +287,22 @@ static void take(struct vc_convert *cv, struct vc_game *g, const char *piece, si
 		return;
 	}
 	vc_cv_release(cv, r->held, 0, r->mid);
-	vc_cv_tell(cv, g, r->valid, r->fate);
-	if (r->fate == VC_CONVERT_WRITTEN || r->fate == VC_CONVERT_KEPT) {
+	enum vc_convert_fate fate = r->fate;
+	int rep = r->has_key ? vc_cv_repeat(cv, g, &r->key) : 0;
+	if (rep < 0) {
+		cv->c.input_failed = 1;
+		cv->stop = 1;
+		return;
+	}
+	if (rep)
+		fate = VC_CONVERT_REPEAT;
+	vc_cv_tell(cv, g, r->valid, fate);
+	if (fate == VC_CONVERT_REPEAT) {
+		take_repeat(cv, g, r, piece, len);
+		return;
+	}
+	if (fate == VC_CONVERT_WRITTEN || fate == VC_CONVERT_KEPT) {
+		vc_cv_tagnote_tell(cv, g, &r->tn);
 		if (take_piece(cv, r, piece, len) == 0) {
 			cv->c.written++;
 			cv->c.kept += r->fate == VC_CONVERT_KEPT;

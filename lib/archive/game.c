@@ -312,6 +312,14 @@ int vc_game_set_tag(struct vc_game *g, const char *name, const char *value)
 	return vc_game_add_tag(g, name, value);
 }
 
+void vc_game_remove_tag(struct vc_game *g, size_t i)
+{
+	if (i >= g->ntags)
+		return;
+	memmove(&g->tags[i], &g->tags[i + 1], (g->ntags - i - 1) * sizeof *g->tags);
+	g->ntags--;
+}
+
 /* ---- items ---- */
 
 size_t vc_game_item_count(const struct vc_game *g)
@@ -431,6 +439,17 @@ int vc_game_worst(const struct vc_game *g)
 		if ((int)g->diags[i].severity > w)
 			w = (int)g->diags[i].severity;
 	return w;
+}
+
+size_t vc_game_remove_diags(struct vc_game *g, const char *code)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < g->ndiags; i++)
+		if (!g->diags[i].code || strcmp(g->diags[i].code, code))
+			g->diags[k++] = g->diags[i];
+	size_t n = g->ndiags - k;
+	g->ndiags = k;
+	return n;
 }
 
 /* ---- the reader's interface ---- */

@@ -121,6 +121,11 @@ const struct vc_variant *vc_validator_variant(const struct vc_validator *val)
 	return val->cur;
 }
 
+const struct vc_position *vc_validator_final(const struct vc_validator *val)
+{
+	return val->have_pos && val->nframes > 0 && !val->frames[0].dead ? val->pos : NULL;
+}
+
 const char *vc_validator_diag_fen(const struct vc_validator *val, size_t i)
 {
 	return i < val->nfens ? val->fens[i] : NULL;

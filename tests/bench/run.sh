@@ -510,6 +510,32 @@ else
 	row "select position lichess" c_pos "pgn-extract -x" "$px" "$R"
 fi
 
+# 7b: repeated games, one thread against pgn-extract -D (both write the other games to
+# /dev/null); then the memory of the table of keys as the archive grows tenfold: the same
+# archive given ten times (every game of copies 2 to 10 is a repeat), against once
+label="dupes lichess (-j 1)"
+if [ ! -x "$VCONV" ] || ! "$VCONV" -h 2>&1 | grep -q -- '--no-duplicates'; then
+	skip_row "$label" "skipped: no vchess-convert --no-duplicates"
+elif [ $lichess_ok = 0 ]; then
+	skip_row "$label" "skipped: corpus absent"
+else
+	LP="$TMP/lichess.pgn"
+	pd=
+	[ -n "$PGNX" ] && { pd=p_dup; def p_dup --null "$PGNX" -D -s --quiet "$LP"; }
+	def c_dup --null "$VCONV" -j 1 -D "$LP"
+	measure c_dup "$pd"
+	R=$(sed -n 's/^vchess-convert: \([0-9]*\) repeats\{0,1\} .*/\1 repeats/p' "$TMP/c_dup.err" | head -n 1)
+	row "$label" c_dup "pgn-extract -D" "$pd" "$R (target: ratio >= 3)"
+	label="dupes lichess x10 memory"
+	def c_dup10 --null "$VCONV" -j 1 -D "$LP" "$LP" "$LP" "$LP" "$LP" "$LP" "$LP" "$LP" "$LP" "$LP"
+	measure c_dup10
+	R=$(awk -v a="${M[c_dup10]:-0}" -v b="${M[c_dup]:-0}" \
+		'BEGIN { if (b > 0) printf "peak RSS x10 / x1 = %.2f (target: flat)", a / b }')
+	printf "$FMT" "$label" "$(secs c_dup10)" "the same, x1" "$(secs c_dup)" \
+		"$(awk -v a="${T[c_dup]:-0}" -v b="${T[c_dup10]:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" \
+		"$(rss "${M[c_dup10]:-}")" "$(rss "${M[c_dup]:-}")" "$R"
+fi
+
 # ---- Io Chess: perft, and validating 1,000 random games (no peer plays Io Chess) ------------
 io_perft() { # io_perft LABEL NAME DEPTH COUNT [FEN]
 	local label=$1 name=$2 depth=$3 want=$4 fen=${5:-}
