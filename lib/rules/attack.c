@@ -10,6 +10,31 @@
 
 #include "rules/vc_rules.h"
 
+/* Does a hop along the path s reach target: past one screen, with
+ * nothing between the screen and target, neither of the immune types? */
+static int hop_reaches(const struct vc_position *p, uint64_t immune, const int16_t *s, int len,
+		       int target)
+{
+	int j = 0;
+	while (j < len && !p->board[s[j] & VC_PS_SQMASK]) {
+		if ((s[j] & VC_PS_SQMASK) == target)
+			return 0; /* before the screen */
+		j++;
+	}
+	if (j == len || (s[j] & VC_PS_SQMASK) == target ||
+	    (immune >> vc_code_type(p->board[s[j] & VC_PS_SQMASK]) & 1))
+		return 0;
+	for (j++; j < len; j++) {
+		int e = s[j], sq = e & VC_PS_SQMASK;
+		uint8_t occ = p->board[sq];
+		if (sq == target)
+			return !(e & VC_PS_TRANSIT) && !(occ && (immune >> vc_code_type(occ) & 1));
+		if (occ)
+			return 0;
+	}
+	return 0;
+}
+
 static int walk_reaches(const struct vc_position *p, int from, int target)
 {
 	const struct vc_variant *v = p->v;
@@ -25,6 +50,11 @@ static int walk_reaches(const struct vc_position *p, int from, int target)
 		q += 2 + len;
 		if (!(modes & VC_MODE_CAPTURE))
 			continue;
+		if (modes & VC_MODE_HOP) {
+			if (hop_reaches(p, v->types[t].hop_immune, s, len, target))
+				return 1;
+			continue;
+		}
 		for (int j = 0; j < len; j++) {
 			int e = s[j], sq = e & VC_PS_SQMASK;
 			if (e & VC_PS_SELF)

@@ -22,6 +22,10 @@
 int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n)
 {
 	char a[8], b[8], promo[8] = "";
+	if ((m->flags & VC_MF_NULL) && m->from >= 0) {
+		vc_square_name(v, m->from, a); /* a pass: the royal piece to its own square */
+		return snprintf(buf, n, "%s%s", a, a);
+	}
 	if (m->flags & VC_MF_NULL)
 		return snprintf(buf, n, "0000");
 	vc_square_name(v, m->to, b);

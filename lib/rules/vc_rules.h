@@ -108,6 +108,7 @@ enum vc_atom_kind { VC_A_LEAP, VC_A_RIDE, VC_A_BENT, VC_A_ZIGZAG, VC_A_REFLECT }
 #define VC_MODE_SELF 0x04   /* may capture its own side's pieces */
 #define VC_MODE_EPMAKE 0x08 /* a multi-square move that leaves en-passant targets */
 #define VC_MODE_EPTAKE 0x10 /* may capture en passant */
+#define VC_MODE_HOP 0x20    /* jumps exactly one piece (the screen) before its destinations */
 
 /* direction filters, relative to the side (forward = towards the enemy) */
 #define VC_DIR_FORWARD 0x01
@@ -126,6 +127,7 @@ struct vc_atom {
 	uint8_t nvec;   /* explicit vectors, 0 when the symmetric images are meant */
 	int8_t vec[8][2];
 	uint32_t from_ranks; /* bit r-1: allowed from relative rank r; 0: anywhere */
+	uint8_t within;      /* region index + 1: the movement exists only inside it; 0 */
 	int line, col;
 };
 
@@ -157,6 +159,9 @@ struct vc_ptype {
 	int auto_to;
 	uint32_t auto_ranks; /* relative ranks */
 	int demote_to;       /* type a promoted piece of this type counts as when captured (-1) */
+	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
+	uint64_t hop_immune; /* types its hops neither jump over nor capture */
+	int points;          /* its worth in tenths, for the end rule that counts points */
 	int line;
 };
 
@@ -187,10 +192,17 @@ struct vc_castle_spec {
 #define VC_R_EXPLOSION 0x0400       /* a capture explodes (atomic): see explode_spare */
 #define VC_R_FORCED_CAPTURE 0x0800  /* a side that can capture must */
 #define VC_R_NO_CHECK 0x1000        /* no move may give check (racing kings) */
+#define VC_R_NO_FACING 0x2000       /* the royal pieces may not face each other on an open file */
+#define VC_R_BIKJANG 0x4000         /* facing royal pieces: the side to move breaks it or passes */
+#define VC_R_PASS 0x8000            /* a side may pass its turn */
+
+/* regions: named sets of squares (White's; Black's are mirrored rank for
+ * rank) that pieces may be confined to and movements limited to */
+#define VC_MAXREGION 8
 
 /* What an end rule gives the side it is about (enum vc_result of vchess.h
  * says the same from White's side). */
-enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW };
+enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW, VC_RES_POINTS };
 
 /* How a game ends besides checkmate and stalemate, from the variant's
  * "end" section (vchess-variant(5) END OF THE GAME).  Each result is for the
@@ -204,6 +216,10 @@ struct vc_end_rules {
 	int8_t region_reply; /* a region reached by White leaves Black one more move,
 				and both there is a draw */
 	int checks;          /* the side that gives this many checks wins; 0: none */
+	int8_t passes;       /* both sides passed in a row: the result for the side to move
+				(POINTS: the side with more points wins); NONE */
+	int8_t facing_pass;  /* a pass while the royal pieces face each other */
+	int points_bonus;    /* tenths of a point Black's count gets (the second mover) */
 	uint64_t region_types;
 	uint64_t region_sq[2][VC_SQWORDS];
 	char region_name[24];  /* what messages call it: "the hill"; "" */
@@ -249,6 +265,9 @@ struct vc_variant {
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
 	int has_end;              /* some end rule beyond mate and a drawn stalemate */
+	int nregions;
+	char region_name[VC_MAXREGION][24];
+	uint64_t region[VC_MAXREGION][2][VC_SQWORDS];
 	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
 
 	/* compiled movement */
@@ -491,6 +510,9 @@ int vc_gen_castling(const struct vc_position *p, vc_move *out);
  * side it is about and what it gives that side (VC_RES_*), or VC_END_NONE
  * (0) when none applies.  side and res may be NULL. */
 int vc_end_by_rule(struct vc_position *p, int *side, int *res);
+/* Do the royal pieces of both sides stand on one file with nothing
+ * between them? */
+int vc_kings_face(const struct vc_position *p);
 /* Does the side to move have a legal move?  (stops at the first) */
 int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
