@@ -470,6 +470,13 @@ static void gen_pass(struct gen *g)
 		push(g, k, k, vc_code_type(p->board[k]), VC_MF_NULL, 0);
 }
 
+int vc_pass_move(struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	gen_pass(&g);
+	return g.n == 1 && vc_move_legal(p, out);
+}
+
 int vc_kings_face(const struct vc_position *p)
 {
 	const struct vc_variant *v = p->v;
@@ -691,8 +698,11 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 		return 0;
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
-	/* bikjang: royal pieces that face each other stay so only by a pass */
-	int facing = (v->rules & VC_R_BIKJANG) && !(m->flags & VC_MF_NULL) && vc_kings_face(p);
+	/* bikjang: royal pieces that face each other stay so only by a pass,
+	 * which ends the game and is legal even in check */
+	int facing = (v->rules & VC_R_BIKJANG) && vc_kings_face(p);
+	if (facing && (m->flags & VC_MF_NULL))
+		return 0;
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move

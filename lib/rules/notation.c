@@ -1180,6 +1180,12 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		return resolve_two(p, san, text, len, out, untested, code, msg, n);
 	if (coord_castle(p, san, out))
 		return 0;
+	if ((v->rules & VC_R_PASS) && san->to >= 0 && san->to == p->king[side] &&
+	    (t < 0 || t == vc_code_type(p->board[san->to])) &&
+	    (san->from_sq < 0 || san->from_sq == san->to) && !san->capture_mark)
+		return vc_pass_move(p, out) ? 0
+					    : fail(code, "move-illegal", msg, n,
+						   "'%.*s' passes while in check", tl, text);
 	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
 	    vc_code_color(p->board[san->from_sq]) == side)
 		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
@@ -1229,7 +1235,13 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 	size_t k = 0;
 	int side = p->side;
 #define PUT(...) (k += (size_t)snprintf(out + k, sizeof out - k, __VA_ARGS__), k = k < sizeof out ? k : sizeof out - 1)
-	if (m->flags & VC_MF_NULL) {
+	if ((m->flags & VC_MF_NULL) && m->from >= 0) {
+		/* a pass: the royal piece to its own square, as Fairy-Stockfish
+		 * writes it ("Ke2", "Ke2-e2") */
+		vc_square_name(v, m->from, sq);
+		PUT("%s%s%s%s", v->types[m->piece].symbol, long_form ? sq : "", long_form ? "-" : "",
+		    sq);
+	} else if (m->flags & VC_MF_NULL) {
 		PUT("--");
 	} else if (m->flags & VC_MF_CASTLE) {
 		const char *o = v->castle_zero ? "0" : "O";

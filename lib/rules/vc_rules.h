@@ -513,6 +513,10 @@ int vc_end_by_rule(struct vc_position *p, int *side, int *res);
 /* Do the royal pieces of both sides stand on one file with nothing
  * between them? */
 int vc_kings_face(const struct vc_position *p);
+/* The side to move's pass (rule pass) into *out: 1 when it is legal (not
+ * in check, or with bikjang while the royal pieces face each other), 0
+ * when it is not or the variant has none. */
+int vc_pass_move(struct vc_position *p, vc_move *out);
 /* Does the side to move have a legal move?  (stops at the first) */
 int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
