@@ -1239,7 +1239,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		/* a pass: the royal piece to its own square, as Fairy-Stockfish
 		 * writes it ("Ke2", "Ke2-e2") */
 		vc_square_name(v, m->from, sq);
-		PUT("%s%s%s%s", v->types[m->piece].symbol, long_form ? sq : "", long_form ? "-" : "",
+		PUT("%s%s%s%s", vc_san_symbol(v, m->piece), long_form ? sq : "", long_form ? "-" : "",
 		    sq);
 	} else if (m->flags & VC_MF_NULL) {
 		PUT("--");
@@ -1267,7 +1267,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		vc_square_name(v, m->from, from);
 		vc_square_name(v, m->to, sq);
 		if (!pawn)
-			PUT("%s", v->types[t].symbol);
+			PUT("%s", vc_san_symbol(v, t));
 		if (long_form) {
 			PUT("%s%s", from, cap ? "x" : "-");
 		} else if (pawn) {
@@ -1378,7 +1378,7 @@ int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *tex
 	san[sl] = 0;
 	int plain = !(m->flags & (VC_MF_DROP | VC_MF_WALL));
 	int pawn = plain && (v->types[m->piece].props & VC_P_PAWN);
-	const char *sym = v->types[m->piece].symbol, *why = NULL;
+	const char *sym = vc_san_symbol(v, m->piece), *why = NULL;
 	vc_square_name(v, plain ? m->from : m->to, from);
 	if (memchr(text, ':', tl))
 		why = "a capture is written with 'x'";

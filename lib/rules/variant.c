@@ -104,10 +104,16 @@ int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 		for (int t = 0; t < v->ntypes; t++)
 			if (v->types[t].symbol[1] == 0 && v->types[t].symbol[0] == c)
 				return t;
+		for (int t = 0; t < v->ntypes; t++) /* SAN's own symbols after */
+			if (v->types[t].san[0] == c && v->types[t].san[1] == 0)
+				return t;
 		return -1;
 	}
 	for (int t = 0; t < v->ntypes; t++)
 		if (strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
+			return t;
+	for (int t = 0; t < v->ntypes; t++)
+		if (strlen(v->types[t].san) == len && strncasecmp(v->types[t].san, s, len) == 0)
 			return t;
 	return -1;
 }
@@ -1150,6 +1156,12 @@ static void summaries(struct vc_variant *v)
 	for (int t = v->ntypes - 1; t >= 0; t--) {
 		int c = v->types[t].symbol[0]; /* as vc_type_by_symbol matches one letter */
 		if (v->types[t].symbol[1] == 0 && c >= 'A' && c <= 'Z')
+			v->letter_type[c - 'A'] = (int8_t)t;
+	}
+	for (int t = v->ntypes - 1; t >= 0; t--) {
+		int c = v->types[t].san[0]; /* SAN's own symbols, where no symbol is the same */
+		if (v->types[t].san[1] == 0 && c >= 'A' && c <= 'Z' &&
+		    vc_type_by_symbol(v, v->types[t].san, 1) == t)
 			v->letter_type[c - 'A'] = (int8_t)t;
 	}
 	v->any_file_alias = 0;

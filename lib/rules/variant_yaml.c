@@ -513,6 +513,14 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 						break;
 					}
 			}
+		} else if (!strcmp(key, "san-symbol")) {
+			if (!get_str(l, val, "san-symbol", pt->san, sizeof pt->san))
+				for (char *c = pt->san; *c; c++)
+					if (!isupper((unsigned char)*c)) {
+						err(l, val, "san-symbol '%s' must be 1 to 3 upper-case letters",
+						    pt->san);
+						break;
+					}
 		} else if (!strcmp(key, "letter")) {
 			char s[4];
 			if (!get_str(l, val, "letter", s, sizeof s)) {
@@ -1302,6 +1310,12 @@ static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *pieces[VC_
 			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
 				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
 					 v->types[b].symbol);
+			for (int k = 0; k < 2; k++) {
+				const struct vc_ptype *x = &v->types[k ? b : a], *y = &v->types[k ? a : b];
+				if (x->san[0] && (!strcmp(x->san, y->symbol) || !strcmp(x->san, y->san)))
+					err_line(l, x->line, "san-symbol '%s' is another piece's symbol",
+						 x->san);
+			}
 			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
 				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
 					 v->types[b].name);

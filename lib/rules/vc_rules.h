@@ -145,6 +145,7 @@ struct vc_atom {
 
 struct vc_ptype {
 	char symbol[4];   /* as written in moves and position strings: "CN" */
+	char san[4];      /* as SAN writes it when it differs from symbol ("H"), or "" */
 	char letter;      /* one-letter diagram symbol */
 	char name[32];    /* lower case, hyphenated */
 	char glyph[24];   /* rendering hint */
@@ -545,6 +546,11 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		     int capture, int16_t *out, int cap);
 
 /* variant.c */
+/* The symbol SAN writes for type t: its san symbol, or its symbol. */
+static inline const char *vc_san_symbol(const struct vc_variant *v, int t)
+{
+	return v->types[t].san[0] ? v->types[t].san : v->types[t].symbol;
+}
 int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v);
 struct vc_variant *vc_variant_alloc(void);
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len);
