@@ -853,15 +853,59 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 	}
 }
 
+/* board: crosses, once files and ranks are known: rectangles "d1:f3" */
+static void read_crosses(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!n || !is_seq(l, n, "crosses"))
+		return;
+	v->nsq = v->files * v->ranks;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *c = node(l, *it);
+		const char *s = scalar(c);
+		int u1 = 0, u2 = 0;
+		int a = s ? vc_square_parse(v, s, &u1) : -1, b = -1;
+		if (a >= 0 && s[u1] == ':')
+			b = vc_square_parse(v, s + u1 + 1, &u2), u1 += 1 + u2;
+		if (a < 0 || b < 0 || s[u1] || a % v->files == b % v->files ||
+		    a / v->files == b / v->files) {
+			err(l, c, "'crosses' holds rectangles such as 'd1:f3', not '%s'", s ? s : "?");
+			continue;
+		}
+		if (v->ncross == VC_MAXREGION) {
+			err(l, c, "at most %d crosses", VC_MAXREGION);
+			break;
+		}
+		v->cross[v->ncross][0] = (int16_t)a;
+		v->cross[v->ncross][1] = (int16_t)b;
+		v->ncross++;
+	}
+}
+
 static void read_board(struct ld *l, yaml_node_t *n)
 {
 	struct vc_variant *v = l->v;
+	yaml_node_t *crosses = NULL;
+	long river = 0;
 	if (!is_map(l, n, "board"))
 		return;
 	yaml_node_t *k, *val;
 	FOR_MAP(n, k, val)
 	{
 		long x;
+		if (key_is(k, "points")) {
+			get_bool(l, val, "points", &v->points);
+			continue;
+		}
+		if (key_is(k, "river")) {
+			get_int(l, val, "river", 1, VC_MAXR - 1, &river);
+			continue;
+		}
+		if (key_is(k, "crosses")) {
+			crosses = val;
+			continue;
+		}
 		if (key_is(k, "files")) {
 			if (!get_int(l, val, "files", 1, VC_MAXF, &x))
 				v->files = (int)x;
@@ -885,6 +929,12 @@ static void read_board(struct ld *l, yaml_node_t *n)
 		} else
 			err(l, k, "unknown key '%s' in board", scalar(k) ? scalar(k) : "?");
 	}
+	if (river && v->ranks && river >= v->ranks)
+		err(l, n, "'river' must be a rank below the last");
+	else
+		v->river = (int)river;
+	if (v->files && v->ranks)
+		read_crosses(l, crosses);
 }
 
 static void read_notation(struct ld *l, yaml_node_t *n)

@@ -266,6 +266,11 @@ struct vc_variant {
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
 	int has_end;              /* some end rule beyond mate and a drawn stalemate */
+	/* how diagrams draw the board (board: points, river, crosses) */
+	int points;               /* pieces on the points where lines cross (xiangqi) */
+	int river;                /* a river after this rank (1-based), 0 none */
+	int ncross;
+	int16_t cross[VC_MAXREGION][2]; /* rectangles (corner squares) whose diagonals are drawn */
 	int nregions;
 	char region_name[VC_MAXREGION][24];
 	uint64_t region[VC_MAXREGION][2][VC_SQWORDS];
