@@ -1195,8 +1195,10 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
 	int16_t cand[64];
 	int nk = candidates(p, san, t, cand);
+	/* the one candidate reaches the square, unless its type's attacks are
+	 * walked (hops, long paths): then every piece of the type is one */
 	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
-	    direct_move(p, cand[0], san->to, t, out)) {
+	    !(v->walk_types >> t & 1) && direct_move(p, cand[0], san->to, t, out)) {
 		*untested = 1;
 		return 0;
 	}
