@@ -97,13 +97,20 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 			    vc_gen_two(p, a, by, sq, NULL))
 				return 1;
 		}
-	if (v->walk_types)
+	if (v->walk_types) {
+		size_t words = (size_t)(v->nsq + 63) / 64;
 		for (int i = 0; i < p->npl[by]; i++) {
 			int from = p->plist[by][i];
-			if ((v->walk_types >> vc_code_type(p->board[from]) & 1) &&
+			/* a square of the list may hold another piece while a move
+			 * is tested on the board alone (board_leaves_check) */
+			uint8_t c = p->board[from];
+			int t = vc_code_type(c);
+			if (c && vc_code_color(c) == by && (v->walk_types >> t & 1) &&
+			    vc_bit_test(v->walk_reach[by][t] + (size_t)from * words, sq) &&
 			    walk_reaches(p, from, sq))
 				return 1;
 		}
+	}
 	return 0;
 }
 

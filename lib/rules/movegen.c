@@ -25,6 +25,9 @@
 
 #include "rules/vc_rules.h"
 
+/* Do royal pieces on a and b face each other on an open file? */
+static int faces(const struct vc_position *p, int a, int b);
+
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap)
 {
@@ -479,8 +482,12 @@ int vc_pass_move(struct vc_position *p, vc_move *out)
 
 int vc_kings_face(const struct vc_position *p)
 {
+	return faces(p, p->king[VC_WHITE], p->king[VC_BLACK]);
+}
+
+static int faces(const struct vc_position *p, int a, int b)
+{
 	const struct vc_variant *v = p->v;
-	int a = p->king[VC_WHITE], b = p->king[VC_BLACK];
 	if (a < 0 || b < 0 || a % v->files != b % v->files)
 		return 0;
 	int lo = a < b ? a : b, hi = a < b ? b : a;
@@ -517,7 +524,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
-	pi->check = v->has_complex;
+	pi->check = v->test_all;
 	pi->twocap = 0;
 	pi->any = 0;
 	if (k < 0)
@@ -596,7 +603,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	if (m->from >= 0 && v->pins[side]) {
@@ -636,7 +643,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	int k = p->king[p->side];
 	if (k < 0)
 		return 0;
-	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
+	if (in_check || v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
 	    m->from == k)
 		return 1;
 	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
@@ -658,7 +665,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 static inline int board_testable(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
-	return !v->has_complex && !v->attacks_off_tries && !(v->rules & VC_R_KIRBY_DEATH) &&
+	return !v->has_complex && !v->two_types && !(v->rules & VC_R_KIRBY_DEATH) &&
 	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
 			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
 	       m->to >= 0;
@@ -676,6 +683,9 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	uint8_t *b = p->board;
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];
+	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
+	if (face && !(v->rules & VC_R_NO_FACING))
+		face = vc_kings_face(p); /* bikjang: facing now, they may not stay so */
 	if (m->from >= 0)
 		b[m->from] = VC_EMPTY;
 	b[m->to] = mover;
@@ -684,6 +694,8 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
 				: vc_line_clear(p, node) &&
 					  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
+	if (!attacked && face)
+		attacked = faces(p, k, p->king[side ^ 1]);
 	b[m->to] = old_to;
 	if (m->from >= 0)
 		b[m->from] = mover;
@@ -696,13 +708,13 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	int side = p->side, had = p->king[side] >= 0;
 	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
-	if (board_testable(p, m))
-		return board_leaves_check(p, m, -1);
 	/* bikjang: royal pieces that face each other stay so only by a pass,
 	 * which ends the game and is legal even in check */
 	int facing = (v->rules & VC_R_BIKJANG) && vc_kings_face(p);
 	if (facing && (m->flags & VC_MF_NULL))
 		return 0;
+	if (board_testable(p, m))
+		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move
@@ -721,7 +733,7 @@ int vc_move_exposes(struct vc_position *p, const vc_move *m)
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m))
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all)
 		return vc_move_leaves_check(p, m);
 	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 	if (i == -1)

@@ -66,6 +66,9 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->ttend[k][s]);
 		}
 	free(v->ttrie);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->walk_reach[s][t]);
 	free(v->zobrist);
 	free(v->zob_link);
 	for (int s = 0; s < 2; s++)
@@ -991,6 +994,33 @@ static int flatten_tries(struct compile *c)
 	return 0;
 }
 
+/* walk_reach: for the types whose attacks are walked, the squares each
+ * origin's capture paths hold */
+static int walk_tables(struct vc_variant *v)
+{
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			if (!(v->walk_types >> t & 1))
+				continue;
+			uint64_t *r = calloc((size_t)v->nsq * words, sizeof *r);
+			if (!r)
+				return -1;
+			v->walk_reach[s][t] = r;
+			for (int o = 0; o < v->nsq; o++) {
+				int32_t off = v->pathoff[s][t][o];
+				if (!off)
+					continue;
+				const int16_t *q = v->paths + off;
+				int np = *q++;
+				for (int i = 0; i < np; i++, q += 2 + q[0])
+					for (int j = 0; j < q[0] && (q[1] & VC_MODE_CAPTURE); j++)
+						vc_bit_set(r + (size_t)o * words, q[2 + j] & VC_PS_SQMASK);
+			}
+		}
+	return 0;
+}
+
 /* lines: the squares with something behind them on a capture path towards
  * a royal square */
 static int line_tables(struct vc_variant *v)
@@ -1168,9 +1198,11 @@ static void summaries(struct vc_variant *v)
 	for (int f = 0; f < v->files; f++)
 		v->any_file_alias |= v->file_alias[f] != 0;
 	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON |
-				      VC_R_EXPLOSION | VC_R_NO_CHECK | VC_R_NO_FACING | VC_R_BIKJANG |
-				      VC_R_PASS)) != 0 ||
-			 v->walk_types != 0;
+				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0;
+	/* the tries do not see hops, long paths, nor royal pieces facing each
+	 * other: every move is tested, on the board alone where it can be */
+	v->test_all = v->has_complex || v->walk_types != 0 ||
+		      (v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) != 0;
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */
 	v->attacks_off_tries = v->walk_types || v->two_types;
@@ -1182,8 +1214,9 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	int rc = -1;
 	v->nsq = v->files * v->ranks;
 	promotion_zones(v);
-	if (start_tables(&c) || compile_paths(&c) || flatten_tries(&c) || type_tries(v) ||
-	    line_tables(v) || pin_tables(v) || zobrist_keys(v) || two_square_moves(v))
+	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
+	    type_tries(v) || line_tables(v) || pin_tables(v) || zobrist_keys(v) ||
+	    two_square_moves(v))
 		vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
 			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
 	else {

@@ -284,6 +284,9 @@ struct vc_variant {
 	/* types with paths too long to invert into the tries (a reflecting ray
 	 * on a big board): their attacks are found by walking their paths */
 	uint64_t walk_types;
+	/* walk_reach[side][type]: per origin (nsq words of (nsq + 63) / 64), the
+	 * squares its capture paths hold at all, a cheap test before a walk */
+	uint64_t *walk_reach[2][VC_MAXT];
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
 	int32_t *trieend[2][2];
@@ -304,7 +307,9 @@ struct vc_variant {
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	uint64_t zob_checks[2];   /* times the checks a side has given */
-	int has_complex;          /* any mechanic that needs every move tested */
+	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
+	int test_all;             /* every move is tested (has_complex, or attacks the tries do
+				     not hold: hops, long paths; royal pieces that may not face) */
 	/* two-square pieces: their types, and per side and type the
 	 * translations of their movements (a leap is a ride of range 1) */
 	uint64_t two_types;
