@@ -21,7 +21,8 @@ function rand(n) { // xorshift64, the same games for the same seed
 	return Number(state % BigInt(n));
 }
 
-const bare = (s) => s.replace(/[+#]+$/, '');
+// a move as vchess reads it leniently: marks and a capture's 'x' do not count
+const bare = (s) => s.replace(/[+#]+$/, '').replace('x', '');
 
 ffish.onRuntimeInitialized = () => {
 	const good = [], bad = [], where = [];
