@@ -648,6 +648,12 @@ static int read_move(struct walk *w, vc_move *m, struct vc_san *san, int *untest
 		memset(m, 0, sizeof *m);
 		m->from = m->to = m->from2 = m->to2 = m->aux = -1;
 		m->flags = VC_MF_NULL;
+		if (w->v->rules & VC_R_PASS) { /* a variant's own pass */
+			if (vc_pass_move(w->p, m))
+				return 0;
+			move_diag(w, VC_SEV_ERROR, "move-illegal", "a pass while in check");
+			return 1;
+		}
 		if (w->cur_check) {
 			move_diag(w, VC_SEV_ERROR, "move-illegal", "a null move while in check");
 			return 1;

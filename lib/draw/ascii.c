@@ -124,11 +124,36 @@ static void put_piece(struct textdia *t, int type, int color)
 	vc_buf_addc(&t->b, color == VC_BLACK ? tolower((unsigned char)ch) : ch);
 }
 
+/* Is sq inside one of the rectangles whose diagonals the board draws (a
+ * palace)? */
+static int in_cross(const struct vc_variant *v, int sq)
+{
+	int f = sq % v->files, r = sq / v->files;
+	for (int i = 0; i < v->ncross; i++) {
+		int a = v->cross[i][0], b = v->cross[i][1];
+		int f0 = a % v->files, f1 = b % v->files, r0 = a / v->files, r1 = b / v->files;
+		if (f >= (f0 < f1 ? f0 : f1) && f <= (f0 < f1 ? f1 : f0) && r >= (r0 < r1 ? r0 : r1) &&
+		    r <= (r0 < r1 ? r1 : r0))
+			return 1;
+	}
+	return 0;
+}
+
+/* A river after rank river: between display rows dr and dr + 1? */
+static int river_after(const struct textdia *t, int dr)
+{
+	int r = t->v->river;
+	if (!r || dr + 1 >= t->ranks)
+		return 0;
+	int a = rank_at(t, dr), b = rank_at(t, dr + 1);
+	return (a == r - 1 && b == r) || (a == r && b == r - 1);
+}
+
 static void put_cell(struct textdia *t, const struct vc_position *p, int sq)
 {
 	uint8_t c = p->board[sq];
 	if (!c)
-		vc_buf_addc(&t->b, '.');
+		vc_buf_addc(&t->b, t->v->ncross && in_cross(t->v, sq) ? ':' : '.');
 	else
 		put_piece(t, vc_code_type(c), vc_code_color(c));
 }
@@ -209,6 +234,12 @@ static void text_plain(struct textdia *t, const struct vc_position *p)
 		vc_buf_addc(&t->b, after);
 		trim_line(&t->b);
 		vc_buf_addc(&t->b, '\n');
+		if (river_after(t, dr)) {
+			vc_buf_printf(&t->b, "%*s ", w, "");
+			for (int dc = 0; dc < 2 * t->files - 1; dc++)
+				vc_buf_addc(&t->b, '~');
+			vc_buf_addc(&t->b, '\n');
+		}
 	}
 	vc_buf_printf(&t->b, "%*s ", w, "");
 	put_files(t);
@@ -255,6 +286,11 @@ static void text_dots(struct textdia *t, const struct vc_position *p)
 			prev = sq;
 		}
 		vc_buf_printf(&t->b, "  %d\n", r + 1);
+		if (river_after(t, dr)) {
+			for (int dc = 0; dc < 2 * t->files - 1; dc++)
+				vc_buf_addc(&t->b, '~');
+			vc_buf_addc(&t->b, '\n');
+		}
 	}
 	vc_buf_addc(&t->b, '\n');
 	put_files(t);

@@ -72,6 +72,7 @@ static void put_head(struct vc_html *h)
 	vc_sink_puts(out, "</title>\n<style>\n");
 	vc_sink_puts(out, vc_svg_css());
 	vc_sink_puts(out, vc_svg_region_css());
+	vc_sink_puts(out, vc_svg_points_css());
 	vc_sink_puts(out, "\n");
 	vc_sink_write(out, css, n);
 	vc_sink_puts(out, "</style>\n</head>\n<body>\n"

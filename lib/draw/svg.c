@@ -210,11 +210,52 @@ static void square_xy(const struct view *w, const struct layout *L, int sq, doub
 
 /* ---- the parts of a diagram --------------------------------------------------------- */
 
+/* the line between the centres of two squares */
+static void put_line(struct vc_sink *out, const struct view *w, const struct layout *L,
+		     const char *cls, int a, int b)
+{
+	double x1, y1, x2, y2;
+	square_xy(w, L, a, &x1, &y1);
+	square_xy(w, L, b, &x2, &y2);
+	vc_sink_printf(out,
+		       "<line class=\"%s\" x1=\"%.5g\" y1=\"%.5g\" x2=\"%.5g\" y2=\"%.5g\"/>\n",
+		       cls, x1 + SQ / 2, y1 + SQ / 2, x2 + SQ / 2, y2 + SQ / 2);
+}
+
+/* A board of points (xiangqi, janggi): the pieces stand where lines cross;
+ * the files stop at the river but on the edges; the crosses (palaces) have
+ * their diagonals drawn. */
+static void put_points(struct vc_sink *out, const struct view *w, const struct layout *L)
+{
+	const struct vc_variant *v = w->v;
+	int F = v->files, R = v->ranks;
+	vc_sink_printf(out,
+		       "<rect class=\"points\" x=\"%.5g\" y=\"%.5g\" width=\"%.5g\" "
+		       "height=\"%.5g\"/>\n",
+		       L->bx, L->by, F * SQ, R * SQ);
+	for (int r = 0; r < R; r++)
+		put_line(out, w, L, "grid", vc_sq(F, 0, r), vc_sq(F, F - 1, r));
+	for (int f = 0; f < F; f++) {
+		if (v->river && f > 0 && f < F - 1) {
+			put_line(out, w, L, "grid", vc_sq(F, f, 0), vc_sq(F, f, v->river - 1));
+			put_line(out, w, L, "grid", vc_sq(F, f, v->river), vc_sq(F, f, R - 1));
+		} else
+			put_line(out, w, L, "grid", vc_sq(F, f, 0), vc_sq(F, f, R - 1));
+	}
+	for (int i = 0; i < v->ncross; i++) {
+		int a = v->cross[i][0], b = v->cross[i][1];
+		put_line(out, w, L, "grid", a, b);
+		put_line(out, w, L, "grid", vc_sq(F, a % F, b / F), vc_sq(F, b % F, a / F));
+	}
+}
+
 static void put_squares(struct vc_sink *out, const struct view *w, const struct layout *L)
 {
 	const struct vc_variant *v = w->v;
 	vc_sink_puts(out, "<g class=\"squares\">\n");
-	for (int sq = 0; sq < v->nsq; sq++) {
+	if (v->points)
+		put_points(out, w, L);
+	for (int sq = 0; sq < v->nsq && !v->points; sq++) {
 		double x, y;
 		square_xy(w, L, sq, &x, &y);
 		int dark = (sq % v->files + sq / v->files) % 2 == 0;
@@ -602,10 +643,16 @@ void vc_svg_put_gradient(struct vc_sink *out)
 /* The rules that only some variants need, added to the style by put_head. */
 static const char region_css[] =
 	".region{fill:none;stroke:#2b6cb0;stroke-width:3;stroke-dasharray:5 3}";
+static const char points_css[] = ".points{fill:#eed8b4}.grid{stroke:#6b5238;stroke-width:1.5}";
 
 const char *vc_svg_region_css(void)
 {
 	return region_css;
+}
+
+const char *vc_svg_points_css(void)
+{
+	return points_css;
 }
 
 static void put_head(struct vc_sink *out, double w, double h, int size, const char *title,
@@ -630,6 +677,8 @@ static void put_head(struct vc_sink *out, double w, double h, int size, const ch
 	vc_sink_puts(out, "</style>\n");
 	if (v && v->end.region)
 		vc_sink_printf(out, "<style>%s</style>\n", region_css);
+	if (v && v->points)
+		vc_sink_printf(out, "<style>%s</style>\n", points_css);
 	vc_sink_puts(out, "<defs>");
 	vc_svg_put_gradient(out);
 	vc_sink_puts(out, "</defs>\n");

@@ -41,6 +41,8 @@ const char *vc_svg_css(void);
 /* The CSS of the end rule's region squares, which vc_render_svg adds only
  * for a variant that has one. */
 const char *vc_svg_region_css(void);
+/* The same for boards of points (board: points, xiangqi and janggi). */
+const char *vc_svg_points_css(void);
 /* The gradient a royal piece in check is marked with, id "vc-check". */
 void vc_svg_put_gradient(struct vc_sink *out);
 /* The frame of p's diagram, turned with flip, with room for most[s][a]

@@ -10,6 +10,31 @@
 
 #include "rules/vc_rules.h"
 
+/* Does a hop along the path s reach target: past one screen, with
+ * nothing between the screen and target, neither of the immune types? */
+static int hop_reaches(const struct vc_position *p, uint64_t immune, const int16_t *s, int len,
+		       int target)
+{
+	int j = 0;
+	while (j < len && !p->board[s[j] & VC_PS_SQMASK]) {
+		if ((s[j] & VC_PS_SQMASK) == target)
+			return 0; /* before the screen */
+		j++;
+	}
+	if (j == len || (s[j] & VC_PS_SQMASK) == target ||
+	    (immune >> vc_code_type(p->board[s[j] & VC_PS_SQMASK]) & 1))
+		return 0;
+	for (j++; j < len; j++) {
+		int e = s[j], sq = e & VC_PS_SQMASK;
+		uint8_t occ = p->board[sq];
+		if (sq == target)
+			return !(e & VC_PS_TRANSIT) && !(occ && (immune >> vc_code_type(occ) & 1));
+		if (occ)
+			return 0;
+	}
+	return 0;
+}
+
 static int walk_reaches(const struct vc_position *p, int from, int target)
 {
 	const struct vc_variant *v = p->v;
@@ -25,6 +50,11 @@ static int walk_reaches(const struct vc_position *p, int from, int target)
 		q += 2 + len;
 		if (!(modes & VC_MODE_CAPTURE))
 			continue;
+		if (modes & VC_MODE_HOP) {
+			if (hop_reaches(p, v->types[t].hop_immune, s, len, target))
+				return 1;
+			continue;
+		}
 		for (int j = 0; j < len; j++) {
 			int e = s[j], sq = e & VC_PS_SQMASK;
 			if (e & VC_PS_SELF)
@@ -67,13 +97,20 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 			    vc_gen_two(p, a, by, sq, NULL))
 				return 1;
 		}
-	if (v->walk_types)
+	if (v->walk_types) {
+		size_t words = (size_t)(v->nsq + 63) / 64;
 		for (int i = 0; i < p->npl[by]; i++) {
 			int from = p->plist[by][i];
-			if ((v->walk_types >> vc_code_type(p->board[from]) & 1) &&
+			/* a square of the list may hold another piece while a move
+			 * is tested on the board alone (board_leaves_check) */
+			uint8_t c = p->board[from];
+			int t = vc_code_type(c);
+			if (c && vc_code_color(c) == by && (v->walk_types >> t & 1) &&
+			    vc_bit_test(v->walk_reach[by][t] + (size_t)from * words, sq) &&
 			    walk_reaches(p, from, sq))
 				return 1;
 		}
+	}
 	return 0;
 }
 

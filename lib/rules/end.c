@@ -54,6 +54,17 @@ static void rule_text(const struct vc_position *p, int rule, int s, int res, cha
 		snprintf(out, n, "%s gave the %s check", side_name[s],
 			 ordinal(v->end.checks, num, sizeof num));
 		break;
+	case VC_END_PASSES:
+	case VC_END_FACING: {
+		const char *how = rule == VC_END_PASSES ? "both sides passed in a row"
+							: "a pass with the royal pieces facing each other";
+		if (res == VC_RES_DRAW)
+			snprintf(out, n, "%s", how);
+		else
+			snprintf(out, n, "%s, %s ahead on points", how,
+				 side_name[res == VC_RES_WIN ? s : s ^ 1]);
+		break;
+	}
 	default: /* VC_END_REGION */
 		if (res == VC_RES_DRAW)
 			snprintf(out, n, "both %ss reached %s", piece, what);

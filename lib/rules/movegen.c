@@ -25,6 +25,9 @@
 
 #include "rules/vc_rules.h"
 
+/* Do royal pieces on a and b face each other on an open file? */
+static int faces(const struct vc_position *p, int a, int b);
+
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap)
 {
@@ -207,6 +210,36 @@ static int is_ep_target(const struct vc_position *p, int sq)
 	return 0;
 }
 
+/* A hop: the squares up to the first piece (the screen) are crossed, the
+ * screen is jumped, and the squares after it are destinations up to the
+ * next piece, which it may capture.  The piece's hop-immune types are
+ * neither screens nor victims. */
+static void gen_hop(struct gen *g, int from, int t, int modes, const int16_t *s, int len)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	uint64_t immune = v->types[t].hop_immune;
+	int j = 0;
+	while (j < len && !p->board[s[j] & VC_PS_SQMASK])
+		j++;
+	if (j == len || (immune >> vc_code_type(p->board[s[j] & VC_PS_SQMASK]) & 1))
+		return;
+	for (j++; j < len; j++) {
+		int e = s[j], sq = e & VC_PS_SQMASK;
+		uint8_t occ = p->board[sq];
+		if (!occ) {
+			if (!(e & VC_PS_TRANSIT) && (modes & VC_MODE_MOVE))
+				add(g, from, sq, t, 0);
+			continue;
+		}
+		int ot = vc_code_type(occ);
+		if (!(e & VC_PS_TRANSIT) && (modes & VC_MODE_CAPTURE) && vc_code_color(occ) != p->side &&
+		    !(immune >> ot & 1) && !(v->types[ot].props & VC_P_UNCAPTURABLE))
+			add(g, from, sq, t, VC_MF_CAPTURE);
+		break;
+	}
+}
+
 static void gen_piece(struct gen *g, int from)
 {
 	const struct vc_position *p = g->p;
@@ -238,6 +271,10 @@ static void gen_piece(struct gen *g, int from)
 		int len = q[0], modes = q[1];
 		const int16_t *s = q + 2;
 		q += 2 + len;
+		if (modes & VC_MODE_HOP) {
+			gen_hop(g, from, t, modes, s, len);
+			continue;
+		}
 		for (int j = 0; j < len; j++) {
 			int e = s[j];
 			int sq = e & VC_PS_SQMASK;
@@ -426,6 +463,40 @@ int vc_gen_from(const struct vc_position *p, int from, vc_move *out)
 	return g.n;
 }
 
+/* A pass (rule pass): the royal piece "moves" to its own square, as
+ * Fairy-Stockfish writes it, and nothing changes but the side to move. */
+static void gen_pass(struct gen *g)
+{
+	const struct vc_position *p = g->p;
+	int k = p->king[p->side];
+	if ((p->v->rules & VC_R_PASS) && k >= 0)
+		push(g, k, k, vc_code_type(p->board[k]), VC_MF_NULL, 0);
+}
+
+int vc_pass_move(struct vc_position *p, vc_move *out)
+{
+	struct gen g = { p, out, 0 };
+	gen_pass(&g);
+	return g.n == 1 && vc_move_legal(p, out);
+}
+
+int vc_kings_face(const struct vc_position *p)
+{
+	return faces(p, p->king[VC_WHITE], p->king[VC_BLACK]);
+}
+
+static int faces(const struct vc_position *p, int a, int b)
+{
+	const struct vc_variant *v = p->v;
+	if (a < 0 || b < 0 || a % v->files != b % v->files)
+		return 0;
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+	for (int sq = lo + v->files; sq < hi; sq += v->files)
+		if (p->board[sq])
+			return 0;
+	return 1;
+}
+
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
 {
 	struct gen g = { p, out, 0 };
@@ -435,6 +506,7 @@ int vc_gen_pseudo(const struct vc_position *p, vc_move *out)
 	gen_castling(&g);
 	if (p->v->rules & VC_R_DROPS)
 		gen_drops(&g);
+	gen_pass(&g);
 	return g.n;
 }
 
@@ -452,7 +524,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
-	pi->check = v->has_complex;
+	pi->check = v->test_all;
 	pi->twocap = 0;
 	pi->any = 0;
 	if (k < 0)
@@ -531,7 +603,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	if (m->from >= 0 && v->pins[side]) {
@@ -571,7 +643,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	int k = p->king[p->side];
 	if (k < 0)
 		return 0;
-	if (in_check || v->has_complex || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
+	if (in_check || v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
 	    m->from == k)
 		return 1;
 	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
@@ -593,7 +665,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 static inline int board_testable(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
-	return !v->has_complex && !v->attacks_off_tries && !(v->rules & VC_R_KIRBY_DEATH) &&
+	return !v->has_complex && !v->two_types && !(v->rules & VC_R_KIRBY_DEATH) &&
 	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
 			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
 	       m->to >= 0;
@@ -611,6 +683,9 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	uint8_t *b = p->board;
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];
+	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
+	if (face && !(v->rules & VC_R_NO_FACING))
+		face = vc_kings_face(p); /* bikjang: facing now, they may not stay so */
 	if (m->from >= 0)
 		b[m->from] = VC_EMPTY;
 	b[m->to] = mover;
@@ -619,6 +694,8 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
 				: vc_line_clear(p, node) &&
 					  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
+	if (!attacked && face)
+		attacked = faces(p, k, p->king[side ^ 1]);
 	b[m->to] = old_to;
 	if (m->from >= 0)
 		b[m->from] = mover;
@@ -631,14 +708,21 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	int side = p->side, had = p->king[side] >= 0;
 	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
+	/* bikjang: royal pieces that face each other stay so only by a pass,
+	 * which ends the game and is legal even in check */
+	int facing = (v->rules & VC_R_BIKJANG) && vc_kings_face(p);
+	if (facing && (m->flags & VC_MF_NULL))
+		return 0;
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move
-	 * illegal; and under no-check, so does a check given */
+	 * illegal; and under no-check, so does a check given; and so do royal
+	 * pieces left facing each other under flying-general or bikjang */
 	int bad = vc_in_check(p, side) || (had && p->king[side] < 0) ||
-		  ((v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1));
+		  ((v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1)) ||
+		  (((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p));
 	vc_pos_unmake(p);
 	return bad;
 }
@@ -649,7 +733,7 @@ int vc_move_exposes(struct vc_position *p, const vc_move *m)
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m))
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all)
 		return vc_move_leaves_check(p, m);
 	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 	if (i == -1)
@@ -669,8 +753,13 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	const char *why = "would leave the king in check";
-	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION)) || vc_pos_make(p, m) != 0)
+	int facing = (v->rules & VC_R_BIKJANG) && !(m->flags & VC_MF_NULL) && vc_kings_face(p);
+	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG)) ||
+	    vc_pos_make(p, m) != 0)
 		return why;
+	if (!vc_in_check(p, side) && ((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p))
+		why = facing ? "would keep the royal pieces facing each other, which only a pass may do"
+			     : "would leave the royal pieces facing each other on an open file";
 	if (k >= 0 && p->king[side] < 0)
 		why = m->from == k ? "would blow up the capturing king: a king may not capture"
 				   : "would blow up its own side's king";
@@ -741,6 +830,7 @@ static int first_legal(struct vc_position *p, int captures, vc_move *out)
 			gen_castling(&g);
 			if (v->rules & VC_R_DROPS)
 				gen_drops(&g);
+			gen_pass(&g);
 		} else {
 			int from = i < 0 ? k : from_sq[i];
 			if (from < 0 || (i >= 0 && from == k))
@@ -832,6 +922,22 @@ int vc_end_by_rule(struct vc_position *p, int *side, int *res)
 			rule = VC_END_NO_PIECES, r = e->no_pieces, who = s;
 		else if (e->checks && p->checks[s] >= e->checks)
 			rule = VC_END_CHECKS, r = VC_RES_WIN, who = s;
+	}
+	if (!rule && (e->passes || e->facing_pass) && p->nundo > 0 &&
+	    (p->undo[p->nundo - 1].m.flags & VC_MF_NULL)) {
+		if (e->passes && p->nundo > 1 && (p->undo[p->nundo - 2].m.flags & VC_MF_NULL))
+			rule = VC_END_PASSES, r = e->passes, who = p->side;
+		else if (e->facing_pass && vc_kings_face(p))
+			rule = VC_END_FACING, r = e->facing_pass, who = p->side ^ 1;
+		if (rule && r == VC_RES_POINTS) {
+			int pts[2] = { 0, v->end.points_bonus };
+			for (int c = 0; c < 2; c++)
+				for (int i = 0; i < p->npl[c]; i++)
+					pts[c] += v->types[vc_code_type(p->board[p->plist[c][i]])].points;
+			r = pts[who] > pts[who ^ 1] ? VC_RES_WIN
+			    : pts[who] < pts[who ^ 1] ? VC_RES_LOSS
+						      : VC_RES_DRAW;
+		}
 	}
 	if (!rule && e->region) {
 		int w = in_region(p, VC_WHITE), b = in_region(p, VC_BLACK);

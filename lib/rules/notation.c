@@ -22,6 +22,10 @@
 int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n)
 {
 	char a[8], b[8], promo[8] = "";
+	if ((m->flags & VC_MF_NULL) && m->from >= 0) {
+		vc_square_name(v, m->from, a); /* a pass: the royal piece to its own square */
+		return snprintf(buf, n, "%s%s", a, a);
+	}
 	if (m->flags & VC_MF_NULL)
 		return snprintf(buf, n, "0000");
 	vc_square_name(v, m->to, b);
@@ -1176,6 +1180,12 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		return resolve_two(p, san, text, len, out, untested, code, msg, n);
 	if (coord_castle(p, san, out))
 		return 0;
+	if ((v->rules & VC_R_PASS) && san->to >= 0 && san->to == p->king[side] &&
+	    (t < 0 || t == vc_code_type(p->board[san->to])) &&
+	    (san->from_sq < 0 || san->from_sq == san->to) && !san->capture_mark)
+		return vc_pass_move(p, out) ? 0
+					    : fail(code, "move-illegal", msg, n,
+						   "'%.*s' passes while in check", tl, text);
 	if (t < 0 && san->from_sq >= 0 && p->board[san->from_sq] &&
 	    vc_code_color(p->board[san->from_sq]) == side)
 		t = vc_code_type(p->board[san->from_sq]); /* coordinates: whatever stands there */
@@ -1185,8 +1195,10 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
 	int16_t cand[64];
 	int nk = candidates(p, san, t, cand);
+	/* the one candidate reaches the square, unless its type's attacks are
+	 * walked (hops, long paths): then every piece of the type is one */
 	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
-	    direct_move(p, cand[0], san->to, t, out)) {
+	    !(v->walk_types >> t & 1) && direct_move(p, cand[0], san->to, t, out)) {
 		*untested = 1;
 		return 0;
 	}
@@ -1225,7 +1237,13 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 	size_t k = 0;
 	int side = p->side;
 #define PUT(...) (k += (size_t)snprintf(out + k, sizeof out - k, __VA_ARGS__), k = k < sizeof out ? k : sizeof out - 1)
-	if (m->flags & VC_MF_NULL) {
+	if ((m->flags & VC_MF_NULL) && m->from >= 0) {
+		/* a pass: the royal piece to its own square, as Fairy-Stockfish
+		 * writes it ("Ke2", "Ke2-e2") */
+		vc_square_name(v, m->from, sq);
+		PUT("%s%s%s%s", vc_san_symbol(v, m->piece), long_form ? sq : "", long_form ? "-" : "",
+		    sq);
+	} else if (m->flags & VC_MF_NULL) {
 		PUT("--");
 	} else if (m->flags & VC_MF_CASTLE) {
 		const char *o = v->castle_zero ? "0" : "O";
@@ -1251,7 +1269,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		vc_square_name(v, m->from, from);
 		vc_square_name(v, m->to, sq);
 		if (!pawn)
-			PUT("%s", v->types[t].symbol);
+			PUT("%s", vc_san_symbol(v, t));
 		if (long_form) {
 			PUT("%s%s", from, cap ? "x" : "-");
 		} else if (pawn) {
@@ -1362,7 +1380,7 @@ int vc_san_strict(const struct vc_position *p, const vc_move *m, const char *tex
 	san[sl] = 0;
 	int plain = !(m->flags & (VC_MF_DROP | VC_MF_WALL));
 	int pawn = plain && (v->types[m->piece].props & VC_P_PAWN);
-	const char *sym = v->types[m->piece].symbol, *why = NULL;
+	const char *sym = vc_san_symbol(v, m->piece), *why = NULL;
 	vc_square_name(v, plain ? m->from : m->to, from);
 	if (memchr(text, ':', tl))
 		why = "a capture is written with 'x'";

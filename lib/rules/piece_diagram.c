@@ -55,6 +55,16 @@ char *vc_piece_diagram(struct vc_ctx *ctx, const struct vc_variant *v, int type,
 	if (v->types[type].natoms) /* a piece without moves has no list to copy */
 		memcpy(w->types[0].atoms, v->types[type].atoms,
 		       (size_t)v->types[type].natoms * sizeof(struct vc_atom));
+	/* regions hold the variant's squares: on its own board they count, on
+	 * another the piece goes as if it had none */
+	if (files == v->files && ranks == v->ranks) {
+		w->nregions = v->nregions;
+		memcpy(w->region, v->region, sizeof w->region);
+	} else {
+		w->types[0].region = 0;
+		for (int a = 0; a < w->types[0].natoms; a++)
+			w->types[0].atoms[a].within = 0;
+	}
 	w->rules = v->rules & ~VC_R_SELF_CAPTURE;
 	if (vc_variant_compile(ctx, w) != 0)
 		goto done;

@@ -66,6 +66,9 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->ttend[k][s]);
 		}
 	free(v->ttrie);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->walk_reach[s][t]);
 	free(v->zobrist);
 	free(v->zob_link);
 	for (int s = 0; s < 2; s++)
@@ -104,10 +107,16 @@ int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 		for (int t = 0; t < v->ntypes; t++)
 			if (v->types[t].symbol[1] == 0 && v->types[t].symbol[0] == c)
 				return t;
+		for (int t = 0; t < v->ntypes; t++) /* SAN's own symbols after */
+			if (v->types[t].san[0] == c && v->types[t].san[1] == 0)
+				return t;
 		return -1;
 	}
 	for (int t = 0; t < v->ntypes; t++)
 		if (strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
+			return t;
+	for (int t = 0; t < v->ntypes; t++)
+		if (strlen(v->types[t].san) == len && strncasecmp(v->types[t].san, s, len) == 0)
 			return t;
 	return -1;
 }
@@ -413,6 +422,28 @@ static void path_add(struct path *pa, int sq, int flags)
 		pa->sq[pa->n++] = (int16_t)(sq | flags);
 }
 
+/* Writes a path as a block "len modes sq..." into out, cut where it
+ * leaves the region its atom is limited to ("within"); 1 when something
+ * was written. */
+static int path_emit(const struct vc_variant *v, const struct vc_atom *a, int side,
+		     const struct path *pa, int modes, struct pathbuf *out)
+{
+	int n = pa->n;
+	if (a->within)
+		for (int k = 0; k < n; k++)
+			if (!vc_bit_test(v->region[a->within - 1][side], pa->sq[k] & VC_PS_SQMASK)) {
+				n = k;
+				break;
+			}
+	if (!n)
+		return 0;
+	pb_push(out, n);
+	pb_push(out, modes);
+	for (int k = 0; k < n; k++)
+		pb_push(out, pa->sq[k]);
+	return 1;
+}
+
 /* Writes the paths of one atom from origin o into out (as "len modes sq..."
  * blocks), returns the number of paths. */
 static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int modes, int side,
@@ -429,6 +460,8 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 	static __thread struct path pa;
 
 	if (a->from_ranks && !(a->from_ranks & (1u << (vc_rel_rank(v, side, o) - 1))))
+		return 0;
+	if (a->within && !vc_bit_test(v->region[a->within - 1][side], o))
 		return 0;
 
 	for (int i = 0; i < nv; i++) {
@@ -526,23 +559,13 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 						break;
 					path_add(&pa, vc_sq(v->files, f, r), s + 1 < a->min ? VC_PS_TRANSIT : 0);
 				}
-				pb_push(out, pa.n);
-				pb_push(out, modes);
-				for (int k = 0; k < pa.n; k++)
-					pb_push(out, pa.sq[k]);
-				count++;
+				count += path_emit(v, a, side, &pa, modes, out);
 			}
 			pa.n = 0;
 			continue;
 		}
 		}
-		if (pa.n) {
-			pb_push(out, pa.n);
-			pb_push(out, modes);
-			for (int k = 0; k < pa.n; k++)
-				pb_push(out, pa.sq[k]);
-			count++;
-		}
+		count += path_emit(v, a, side, &pa, modes, out);
 	}
 	return count;
 }
@@ -836,8 +859,20 @@ static int origin_paths(struct compile *c, int s, int t, int o)
 			modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);
 		np += atom_paths(v, &pt->atoms[a], modes, s, o, &c->pb);
 	}
-	if (!c->pb.oom)
-		c->pb.p[start] = (int16_t)np;
+	if (c->pb.oom)
+		return np;
+	c->pb.p[start] = (int16_t)np;
+	if (pt->region) {
+		/* a piece confined to a region lands nowhere else */
+		const uint64_t *reg = v->region[pt->region - 1][s];
+		int16_t *q = c->pb.p + start + 1;
+		for (int i = 0; i < np; i++) {
+			for (int j = 0; j < q[0]; j++)
+				if (!vc_bit_test(reg, q[2 + j] & VC_PS_SQMASK))
+					q[2 + j] = (int16_t)(q[2 + j] | VC_PS_TRANSIT);
+			q += 2 + q[0];
+		}
+	}
 	return np;
 }
 
@@ -859,6 +894,10 @@ static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *
 		int16_t seq[VC_TRIE_MAXLEN + 1];
 		if (len > VC_TRIE_MAXLEN)
 			v->walk_types |= 1ULL << t;
+		if (modes & VC_MODE_HOP) {
+			q += 2 + len;
+			continue;
+		}
 		for (int j = 0; j < len; j++) {
 			int e = sqs[j];
 			int sq = e & VC_PS_SQMASK;
@@ -899,6 +938,11 @@ static int compile_paths(struct compile *c)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++) {
 			const struct vc_ptype *pt = &v->types[t];
+			/* hops are not in the tries: their attacks are found by
+			 * walking their paths (attack.c) */
+			for (int a = 0; a < pt->natoms; a++)
+				if (pt->atoms[a].modes & VC_MODE_HOP)
+					v->walk_types |= 1ULL << t;
 			for (int o = 0; o < v->nsq; o++) {
 				/* two-square pieces move as bodies (vc_gen_two), not along
 				 * paths, and their attacks are not in the tries */
@@ -947,6 +991,33 @@ static int flatten_tries(struct compile *c)
 		}
 	v->trie = c->fl.n;
 	c->fl.n = NULL;
+	return 0;
+}
+
+/* walk_reach: for the types whose attacks are walked, the squares each
+ * origin's capture paths hold */
+static int walk_tables(struct vc_variant *v)
+{
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			if (!(v->walk_types >> t & 1))
+				continue;
+			uint64_t *r = calloc((size_t)v->nsq * words, sizeof *r);
+			if (!r)
+				return -1;
+			v->walk_reach[s][t] = r;
+			for (int o = 0; o < v->nsq; o++) {
+				int32_t off = v->pathoff[s][t][o];
+				if (!off)
+					continue;
+				const int16_t *q = v->paths + off;
+				int np = *q++;
+				for (int i = 0; i < np; i++, q += 2 + q[0])
+					for (int j = 0; j < q[0] && (q[1] & VC_MODE_CAPTURE); j++)
+						vc_bit_set(r + (size_t)o * words, q[2 + j] & VC_PS_SQMASK);
+			}
+		}
 	return 0;
 }
 
@@ -1117,12 +1188,21 @@ static void summaries(struct vc_variant *v)
 		if (v->types[t].symbol[1] == 0 && c >= 'A' && c <= 'Z')
 			v->letter_type[c - 'A'] = (int8_t)t;
 	}
+	for (int t = v->ntypes - 1; t >= 0; t--) {
+		int c = v->types[t].san[0]; /* SAN's own symbols, where no symbol is the same */
+		if (v->types[t].san[1] == 0 && c >= 'A' && c <= 'Z' &&
+		    vc_type_by_symbol(v, v->types[t].san, 1) == t)
+			v->letter_type[c - 'A'] = (int8_t)t;
+	}
 	v->any_file_alias = 0;
 	for (int f = 0; f < v->files; f++)
 		v->any_file_alias |= v->file_alias[f] != 0;
 	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON |
-				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0 ||
-			 v->walk_types != 0;
+				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0;
+	/* the tries do not see hops, long paths, nor royal pieces facing each
+	 * other: every move is tested, on the board alone where it can be */
+	v->test_all = v->has_complex || v->walk_types != 0 ||
+		      (v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) != 0;
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */
 	v->attacks_off_tries = v->walk_types || v->two_types;
@@ -1134,8 +1214,9 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	int rc = -1;
 	v->nsq = v->files * v->ranks;
 	promotion_zones(v);
-	if (start_tables(&c) || compile_paths(&c) || flatten_tries(&c) || type_tries(v) ||
-	    line_tables(v) || pin_tables(v) || zobrist_keys(v) || two_square_moves(v))
+	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
+	    type_tries(v) || line_tables(v) || pin_tables(v) || zobrist_keys(v) ||
+	    two_square_moves(v))
 		vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
 			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
 	else {

@@ -42,8 +42,9 @@ struct ld {
 		int type;
 		yaml_node_t *node;
 		yaml_document_t *doc;
-	} combine[VC_MAXT * 4], choices[VC_MAXT * 2], autop[VC_MAXT * 2], region[1];
-	int ncombine, nchoices, nautop, nregion;
+	} combine[VC_MAXT * 4], choices[VC_MAXT * 2], autop[VC_MAXT * 2], region[1],
+		immune[VC_MAXT];
+	int ncombine, nchoices, nautop, nregion, nimmune;
 	struct ref spare[1];
 	int nspare;
 	yaml_node_t *partners;
@@ -285,6 +286,17 @@ static int key_is(yaml_node_t *k, const char *name)
 	return s && strcmp(s, name) == 0;
 }
 
+/* A region by name: its index + 1, or 0 after an error (said). */
+static int region_ref(struct ld *l, yaml_node_t *n, const char *what)
+{
+	const char *s = scalar(n);
+	for (int i = 0; s && i < l->v->nregions; i++)
+		if (!strcmp(l->v->region_name[i], s))
+			return i + 1;
+	err(l, n, "'%s' names no region of this variant: '%s'", what, s ? s : "?");
+	return 0;
+}
+
 static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 {
 	struct vc_atom a;
@@ -296,7 +308,7 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 	a.col = (int)n->start_mark.column + 1;
 	if (!is_map(l, n, "moves item"))
 		return;
-	int kinds = 0, have_then = 0, ep = 0;
+	int kinds = 0, have_then = 0, ep = 0, hop = 0;
 	yaml_node_t *k, *val;
 	FOR_MAP(n, k, val)
 	{
@@ -374,6 +386,10 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 			}
 		} else if (!strcmp(key, "from-rank")) {
 			get_ranks(l, val, "from-rank", &a.from_ranks);
+		} else if (!strcmp(key, "hop")) {
+			get_bool(l, val, "hop", &hop);
+		} else if (!strcmp(key, "within")) {
+			a.within = (uint8_t)region_ref(l, val, "within");
 		} else if (!strcmp(key, "en-passant")) {
 			get_bool(l, val, "en-passant", &ep);
 		} else
@@ -392,6 +408,13 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 		err(l, n, "'then' belongs to bent moves only");
 	if (a.nvec && a.kind == VC_A_BENT)
 		err(l, n, "'vectors' cannot be used with bent moves");
+	if (hop) {
+		if (a.kind != VC_A_RIDE)
+			err(l, n, "'hop' belongs to rides only");
+		else if (ep)
+			err(l, n, "a hop cannot be taken or made en passant");
+		a.modes |= VC_MODE_HOP;
+	}
 	if (ep) {
 		if (a.modes == VC_MODE_CAPTURE)
 			a.modes |= VC_MODE_EPTAKE;
@@ -490,6 +513,14 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 						break;
 					}
 			}
+		} else if (!strcmp(key, "san-symbol")) {
+			if (!get_str(l, val, "san-symbol", pt->san, sizeof pt->san))
+				for (char *c = pt->san; *c; c++)
+					if (!isupper((unsigned char)*c)) {
+						err(l, val, "san-symbol '%s' must be 1 to 3 upper-case letters",
+						    pt->san);
+						break;
+					}
 		} else if (!strcmp(key, "letter")) {
 			char s[4];
 			if (!get_str(l, val, "letter", s, sizeof s)) {
@@ -517,6 +548,19 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 									  : VC_P_DIES_ALONE;
 			if (!get_bool(l, val, key, &b))
 				pt->props = b ? pt->props | bit : pt->props & ~bit;
+		} else if (!strcmp(key, "region")) {
+			pt->region = (uint8_t)region_ref(l, val, "region");
+		} else if (!strcmp(key, "hop-immune")) {
+			drop_refs(l->immune, l->nimmune, t);
+			add_ref(l, l->immune, &l->nimmune, (int)VC_NELEM(l->immune), t, val);
+		} else if (!strcmp(key, "points")) {
+			const char *ps = scalar(val);
+			char *end = NULL;
+			double d = ps ? strtod(ps, &end) : -1;
+			if (!ps || end == ps || *end || d < 0 || d > 1000)
+				err(l, val, "'points' must be a number from 0 to 1000");
+			else
+				pt->points = (int)(d * 10 + 0.5);
 		} else if (!strcmp(key, "moves")) {
 			pt->natoms = 0; /* a base's moves are replaced */
 			if (!is_seq(l, val, "moves"))
@@ -766,6 +810,9 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "kirby-death", VC_R_KIRBY_DEATH },
 			{ "forced-capture", VC_R_FORCED_CAPTURE },
 			{ "no-check", VC_R_NO_CHECK },
+			{ "flying-general", VC_R_NO_FACING },
+			{ "bikjang", VC_R_BIKJANG },
+			{ "pass", VC_R_PASS },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -806,15 +853,59 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 	}
 }
 
+/* board: crosses, once files and ranks are known: rectangles "d1:f3" */
+static void read_crosses(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	if (!n || !is_seq(l, n, "crosses"))
+		return;
+	v->nsq = v->files * v->ranks;
+	for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+	     it++) {
+		yaml_node_t *c = node(l, *it);
+		const char *s = scalar(c);
+		int u1 = 0, u2 = 0;
+		int a = s ? vc_square_parse(v, s, &u1) : -1, b = -1;
+		if (a >= 0 && s[u1] == ':')
+			b = vc_square_parse(v, s + u1 + 1, &u2), u1 += 1 + u2;
+		if (a < 0 || b < 0 || s[u1] || a % v->files == b % v->files ||
+		    a / v->files == b / v->files) {
+			err(l, c, "'crosses' holds rectangles such as 'd1:f3', not '%s'", s ? s : "?");
+			continue;
+		}
+		if (v->ncross == VC_MAXREGION) {
+			err(l, c, "at most %d crosses", VC_MAXREGION);
+			break;
+		}
+		v->cross[v->ncross][0] = (int16_t)a;
+		v->cross[v->ncross][1] = (int16_t)b;
+		v->ncross++;
+	}
+}
+
 static void read_board(struct ld *l, yaml_node_t *n)
 {
 	struct vc_variant *v = l->v;
+	yaml_node_t *crosses = NULL;
+	long river = 0;
 	if (!is_map(l, n, "board"))
 		return;
 	yaml_node_t *k, *val;
 	FOR_MAP(n, k, val)
 	{
 		long x;
+		if (key_is(k, "points")) {
+			get_bool(l, val, "points", &v->points);
+			continue;
+		}
+		if (key_is(k, "river")) {
+			get_int(l, val, "river", 1, VC_MAXR - 1, &river);
+			continue;
+		}
+		if (key_is(k, "crosses")) {
+			crosses = val;
+			continue;
+		}
 		if (key_is(k, "files")) {
 			if (!get_int(l, val, "files", 1, VC_MAXF, &x))
 				v->files = (int)x;
@@ -838,6 +929,12 @@ static void read_board(struct ld *l, yaml_node_t *n)
 		} else
 			err(l, k, "unknown key '%s' in board", scalar(k) ? scalar(k) : "?");
 	}
+	if (river && v->ranks && river >= v->ranks)
+		err(l, n, "'river' must be a rank below the last");
+	else
+		v->river = (int)river;
+	if (v->files && v->ranks)
+		read_crosses(l, crosses);
 }
 
 static void read_notation(struct ld *l, yaml_node_t *n)
@@ -942,6 +1039,60 @@ static void check_two_square(struct ld *l)
 			 "promotion by exchange, self-capture or swapping halves");
 }
 
+/* ---- regions ---- */
+
+/* One item of a region: a square, or a rectangle of squares "d1:f3"; into
+ * White's set. */
+static void region_item(struct ld *l, yaml_node_t *n, uint64_t *set)
+{
+	const struct vc_variant *v = l->v;
+	const char *s = scalar(n);
+	int u1 = 0, u2 = 0;
+	int a = s ? vc_square_parse(v, s, &u1) : -1, b = a;
+	if (a >= 0 && s[u1] == ':')
+		b = vc_square_parse(v, s + u1 + 1, &u2), u1 += 1 + u2;
+	if (a < 0 || b < 0 || s[u1]) {
+		err(l, n, "a region's squares are squares or rectangles such as 'd1:f3', not '%s'",
+		    s ? s : "?");
+		return;
+	}
+	int f0 = a % v->files, r0 = a / v->files, f1 = b % v->files, r1 = b / v->files;
+	for (int f = f0 < f1 ? f0 : f1; f <= (f0 < f1 ? f1 : f0); f++)
+		for (int r = r0 < r1 ? r0 : r1; r <= (r0 < r1 ? r1 : r0); r++)
+			vc_bit_set(set, vc_sq(v->files, f, r));
+}
+
+/* regions: {name: [squares or rectangles], ...}, as White sees them; Black's
+ * are the same mirrored rank for rank */
+static void read_regions(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	yaml_node_t *k, *val;
+	if (!is_map(l, n, "regions"))
+		return;
+	FOR_MAP(n, k, val)
+	{
+		const char *name = scalar(k);
+		if (v->nregions == VC_MAXREGION) {
+			err(l, k, "at most %d regions", VC_MAXREGION);
+			break;
+		}
+		int i = v->nregions;
+		if (!name || get_str(l, k, "a region's name", v->region_name[i], sizeof v->region_name[i]))
+			continue;
+		if (!is_seq(l, val, "a region"))
+			continue;
+		for (yaml_node_item_t *it = val->data.sequence.items.start;
+		     it < val->data.sequence.items.top; it++)
+			region_item(l, node(l, *it), v->region[i][VC_WHITE]);
+		for (int sq = 0; sq < v->nsq; sq++)
+			if (vc_bit_test(v->region[i][VC_WHITE], sq))
+				vc_bit_set(v->region[i][VC_BLACK],
+					   vc_sq(v->files, sq % v->files, v->ranks - 1 - sq / v->files));
+		v->nregions++;
+	}
+}
+
 /* ---- the end of the game ---- */
 
 /* "win", "loss" or "draw" */
@@ -1038,11 +1189,28 @@ static void read_end(struct ld *l, yaml_node_t *n)
 				e->checks = (int)x;
 		} else if (key_is(k, "region"))
 			read_region(l, val);
-		else
+		else if (key_is(k, "passes") || key_is(k, "facing-pass")) {
+			int8_t *r = key_is(k, "passes") ? &e->passes : &e->facing_pass;
+			const char *s = scalar(val);
+			if (s && !strcmp(s, "points"))
+				*r = VC_RES_POINTS;
+			else if (s && !strcmp(s, "draw"))
+				*r = VC_RES_DRAW;
+			else
+				err(l, val, "'%s' must be draw or points", scalar(k));
+		} else if (key_is(k, "points-bonus")) {
+			const char *s = scalar(val);
+			char *end = NULL;
+			double d = s ? strtod(s, &end) : -1;
+			if (!s || end == s || *end || d < 0 || d > 1000)
+				err(l, val, "'points-bonus' must be a number from 0 to 1000");
+			else
+				e->points_bonus = (int)(d * 10 + 0.5);
+		} else
 			err(l, k, "unknown key '%s' in end", scalar(k) ? scalar(k) : "?");
 	}
 	l->v->has_end = e->mate != VC_RES_LOSS || e->stalemate != VC_RES_DRAW || e->no_pieces ||
-			e->royal_lost || e->checks || e->region;
+			e->royal_lost || e->checks || e->region || e->passes || e->facing_pass;
 }
 
 /* ---- the top-level keys ---- */
@@ -1156,6 +1324,13 @@ static void resolve_piece_refs(struct ld *l)
 		if (t >= 0)
 			v->types[l->autop[i].type].auto_to = t;
 	}
+	for (int i = 0; i < l->nimmune; i++) {
+		if (l->immune[i].type < 0)
+			continue;
+		use_doc_of(l, l->immune[i].doc);
+		v->types[l->immune[i].type].hop_immune =
+			type_set(l, l->immune[i].node, "a piece immune to hops");
+	}
 }
 
 /* The pieces: those of the deepest base that has some, then each derived
@@ -1185,6 +1360,12 @@ static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *pieces[VC_
 			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
 				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
 					 v->types[b].symbol);
+			for (int k = 0; k < 2; k++) {
+				const struct vc_ptype *x = &v->types[k ? b : a], *y = &v->types[k ? a : b];
+				if (x->san[0] && (!strcmp(x->san, y->symbol) || !strcmp(x->san, y->san)))
+					err_line(l, x->line, "san-symbol '%s' is another piece's symbol",
+						 x->san);
+			}
 			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
 				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
 					 v->types[b].name);
@@ -1289,7 +1470,7 @@ static void read_setup(struct ld *l, yaml_node_t *root, yaml_node_t *n)
  * walked, in its order, since each needs what those before it set, each
  * from the most derived document that has it (pieces from all of them). */
 enum { KEEP_BOARD, KEEP_RULES, KEEP_PIECES, KEEP_CASTLING, KEEP_RESERVES, KEEP_SETUP,
-       KEEP_NOTATION, KEEP_END, KEEP_BASE, NKEEP };
+       KEEP_NOTATION, KEEP_END, KEEP_BASE, KEEP_REGIONS, NKEEP };
 
 static const struct top_key {
 	const char *name;
@@ -1308,6 +1489,7 @@ static const struct top_key {
 	{ "reserves", NULL, KEEP_RESERVES },
 	{ "notation", NULL, KEEP_NOTATION },
 	{ "end", NULL, KEEP_END },
+	{ "regions", NULL, KEEP_REGIONS },
 };
 
 /* The most derived document that has key k; -1 if none.  Makes it current. */
@@ -1332,6 +1514,8 @@ static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[VC_MAXB
 	read_board_or_stand_in(l, root, d < 0 ? NULL : kept[d][KEEP_BOARD]);
 	if ((d = kept_doc(l, kept, KEEP_RULES)) >= 0)
 		read_rules(l, kept[d][KEEP_RULES]);
+	if ((d = kept_doc(l, kept, KEEP_REGIONS)) >= 0)
+		read_regions(l, kept[d][KEEP_REGIONS]);
 	for (d = 0; d < VC_MAXBASE; d++)
 		pieces[d] = d < l->ndocs ? kept[d][KEEP_PIECES] : NULL;
 	read_pieces(l, root, pieces);

@@ -108,6 +108,7 @@ enum vc_atom_kind { VC_A_LEAP, VC_A_RIDE, VC_A_BENT, VC_A_ZIGZAG, VC_A_REFLECT }
 #define VC_MODE_SELF 0x04   /* may capture its own side's pieces */
 #define VC_MODE_EPMAKE 0x08 /* a multi-square move that leaves en-passant targets */
 #define VC_MODE_EPTAKE 0x10 /* may capture en passant */
+#define VC_MODE_HOP 0x20    /* jumps exactly one piece (the screen) before its destinations */
 
 /* direction filters, relative to the side (forward = towards the enemy) */
 #define VC_DIR_FORWARD 0x01
@@ -126,6 +127,7 @@ struct vc_atom {
 	uint8_t nvec;   /* explicit vectors, 0 when the symmetric images are meant */
 	int8_t vec[8][2];
 	uint32_t from_ranks; /* bit r-1: allowed from relative rank r; 0: anywhere */
+	uint8_t within;      /* region index + 1: the movement exists only inside it; 0 */
 	int line, col;
 };
 
@@ -143,6 +145,7 @@ struct vc_atom {
 
 struct vc_ptype {
 	char symbol[4];   /* as written in moves and position strings: "CN" */
+	char san[4];      /* as SAN writes it when it differs from symbol ("H"), or "" */
 	char letter;      /* one-letter diagram symbol */
 	char name[32];    /* lower case, hyphenated */
 	char glyph[24];   /* rendering hint */
@@ -157,6 +160,9 @@ struct vc_ptype {
 	int auto_to;
 	uint32_t auto_ranks; /* relative ranks */
 	int demote_to;       /* type a promoted piece of this type counts as when captured (-1) */
+	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
+	uint64_t hop_immune; /* types its hops neither jump over nor capture */
+	int points;          /* its worth in tenths, for the end rule that counts points */
 	int line;
 };
 
@@ -187,10 +193,17 @@ struct vc_castle_spec {
 #define VC_R_EXPLOSION 0x0400       /* a capture explodes (atomic): see explode_spare */
 #define VC_R_FORCED_CAPTURE 0x0800  /* a side that can capture must */
 #define VC_R_NO_CHECK 0x1000        /* no move may give check (racing kings) */
+#define VC_R_NO_FACING 0x2000       /* the royal pieces may not face each other on an open file */
+#define VC_R_BIKJANG 0x4000         /* facing royal pieces: the side to move breaks it or passes */
+#define VC_R_PASS 0x8000            /* a side may pass its turn */
+
+/* regions: named sets of squares (White's; Black's are mirrored rank for
+ * rank) that pieces may be confined to and movements limited to */
+#define VC_MAXREGION 8
 
 /* What an end rule gives the side it is about (enum vc_result of vchess.h
  * says the same from White's side). */
-enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW };
+enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW, VC_RES_POINTS };
 
 /* How a game ends besides checkmate and stalemate, from the variant's
  * "end" section (vchess-variant(5) END OF THE GAME).  Each result is for the
@@ -204,6 +217,10 @@ struct vc_end_rules {
 	int8_t region_reply; /* a region reached by White leaves Black one more move,
 				and both there is a draw */
 	int checks;          /* the side that gives this many checks wins; 0: none */
+	int8_t passes;       /* both sides passed in a row: the result for the side to move
+				(POINTS: the side with more points wins); NONE */
+	int8_t facing_pass;  /* a pass while the royal pieces face each other */
+	int points_bonus;    /* tenths of a point Black's count gets (the second mover) */
 	uint64_t region_types;
 	uint64_t region_sq[2][VC_SQWORDS];
 	char region_name[24];  /* what messages call it: "the hill"; "" */
@@ -249,6 +266,14 @@ struct vc_variant {
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
 	int has_end;              /* some end rule beyond mate and a drawn stalemate */
+	/* how diagrams draw the board (board: points, river, crosses) */
+	int points;               /* pieces on the points where lines cross (xiangqi) */
+	int river;                /* a river after this rank (1-based), 0 none */
+	int ncross;
+	int16_t cross[VC_MAXREGION][2]; /* rectangles (corner squares) whose diagonals are drawn */
+	int nregions;
+	char region_name[VC_MAXREGION][24];
+	uint64_t region[VC_MAXREGION][2][VC_SQWORDS];
 	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
 
 	/* compiled movement */
@@ -259,6 +284,9 @@ struct vc_variant {
 	/* types with paths too long to invert into the tries (a reflecting ray
 	 * on a big board): their attacks are found by walking their paths */
 	uint64_t walk_types;
+	/* walk_reach[side][type]: per origin (nsq words of (nsq + 63) / 64), the
+	 * squares its capture paths hold at all, a cheap test before a walk */
+	uint64_t *walk_reach[2][VC_MAXT];
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
 	int32_t *trieend[2][2];
@@ -279,7 +307,9 @@ struct vc_variant {
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	uint64_t zob_checks[2];   /* times the checks a side has given */
-	int has_complex;          /* any mechanic that needs every move tested */
+	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
+	int test_all;             /* every move is tested (has_complex, or attacks the tries do
+				     not hold: hops, long paths; royal pieces that may not face) */
 	/* two-square pieces: their types, and per side and type the
 	 * translations of their movements (a leap is a ride of range 1) */
 	uint64_t two_types;
@@ -491,6 +521,13 @@ int vc_gen_castling(const struct vc_position *p, vc_move *out);
  * side it is about and what it gives that side (VC_RES_*), or VC_END_NONE
  * (0) when none applies.  side and res may be NULL. */
 int vc_end_by_rule(struct vc_position *p, int *side, int *res);
+/* Do the royal pieces of both sides stand on one file with nothing
+ * between them? */
+int vc_kings_face(const struct vc_position *p);
+/* The side to move's pass (rule pass) into *out: 1 when it is legal (not
+ * in check, or with bikjang while the royal pieces face each other), 0
+ * when it is not or the variant has none. */
+int vc_pass_move(struct vc_position *p, vc_move *out);
 /* Does the side to move have a legal move?  (stops at the first) */
 int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
@@ -519,6 +556,11 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		     int capture, int16_t *out, int cap);
 
 /* variant.c */
+/* The symbol SAN writes for type t: its san symbol, or its symbol. */
+static inline const char *vc_san_symbol(const struct vc_variant *v, int t)
+{
+	return v->types[t].san[0] ? v->types[t].san : v->types[t].symbol;
+}
 int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v);
 struct vc_variant *vc_variant_alloc(void);
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len);

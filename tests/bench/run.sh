@@ -293,6 +293,31 @@ else
 	row "$label" vzh fairy-stockfish "$fname" "$R"
 fi
 
+# ---- xiangqi and janggi perft: 9x10 boards, the speed against orthodox chess's -----------------
+# nodes per second of the start's perft d4 beside those of the orthodox start's d6 (row 1)
+nps() { awk -v n="$1" -v t="${T[$2]:-}" 'BEGIN{ if (t>0) printf "%.1fM nodes/s", n/t/1e6 }'; }
+for spec in "xiangqi|4|3290240" "janggi|4|1065277"; do
+	IFS='|' read -r var depth want <<<"$spec"
+	label="perft $var start d$depth"
+	if [ $have_perft = 0 ]; then
+		skip_row "$label" "skipped: $VPERFT not built"
+		continue
+	elif ! "$VPERFT" --variant "$var" 1 >/dev/null 2>&1; then
+		skip_row "$label" "skipped: variant not built"
+		continue
+	fi
+	def "vx$var" "$VPERFT" --variant "$var" "$depth"
+	fname=
+	if [ -n "$FSF" ]; then
+		fname="fsfx$var"
+		def "$fname" --in "$(uci_in "$fname" "$var" startpos "$depth")" "$FSF"
+	fi
+	measure "vx$var" "$fname"
+	check_counts "$label" "$want" "vx$var" "$fname" fairy-stockfish
+	R="$R; $(nps "$want" "vx$var"), orthodox d6 $(nps 119060324 vp1)"
+	row "$label" "vx$var" fairy-stockfish "$fname" "$R"
+done
+
 # ---- 5-7: validation, conversion and position search in the archives ----------------------------------------
 vhelp=
 [ $have_valid = 1 ] && vhelp=$("$VVALID" -h 2>&1)

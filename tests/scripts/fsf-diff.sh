@@ -12,7 +12,11 @@
 # lichess, python-chess and chessops blow it away with its victim; vchess
 # follows lichess, and tests/scripts/chessops-diff.sh checks atomic.
 #
+# The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) are also
+# counted from their start at depths 1 to 3, each against the engine.
+#
 #   FULL=1 looks at ten times as many positions, one ply deeper.
+#   FSF_ONLY=REGEX looks only at the variants whose vchess name matches.
 # Skipped with the reason when fairy-stockfish is not installed.
 set -u
 PATH=$PATH:/usr/games
@@ -31,7 +35,16 @@ king-of-the-hill kingofthehill
 three-check 3check
 racing-kings racingkings
 horde horde
+xiangqi xiangqi
+minixiangqi minixiangqi
+manchu manchu
+janggi janggi
+janggicasual janggicasual
+janggimodern janggimodern
+janggitraditional janggitraditional
 "
+# the variants whose start is also counted, depths 1 to 3
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional"
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e; do
 		[ -n "$v" ] && echo "skip fsf-$v # fairy-stockfish is not installed"
@@ -54,6 +67,28 @@ engine_counts() {
 
 printf '%s\n' "$table" | while read -r v e; do
 	[ -n "$v" ] || continue
+	if [ -n "${FSF_ONLY:-}" ] && ! printf '%s\n' "$v" | grep -Eq "$FSF_ONLY"; then
+		continue
+	fi
+	case " $starts " in
+	*" $v "*)
+		printf 'startpos\n' >"$tmp/$v.start"
+		bad=""
+		for d in 1 2 3; do
+			want=$({
+				printf 'uci\nsetoption name UCI_Variant value %s\n' "$e"
+				printf 'position startpos\ngo perft %s\nquit\n' "$d"
+			} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p')
+			got=$(vchess-perft --variant "$v" "$d" 2>&1)
+			[ "$got" = "$want" ] || bad="$bad depth $d: vchess $got, fairy-stockfish $want;"
+		done
+		if [ -z "$bad" ]; then
+			echo "ok fsf-$v-start: depths 1 to 3 from the start agree with fairy-stockfish ($e)"
+		else
+			echo "not ok fsf-$v-start:$bad"
+		fi
+		;;
+	esac
 	"$B/tests/t_genval" --variant "$v" --games "$games" --plies 160 --seed 7 --write san \
 		>"$tmp/$v.pgn" 2>/dev/null
 	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null |
