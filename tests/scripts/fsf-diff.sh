@@ -46,6 +46,13 @@ janus janus
 chancellor chancellor
 modern modern
 centaur centaur
+knightmate knightmate
+losalamos losalamos
+gardner gardner
+fairy fairy
+hoppelpoppel hoppelpoppel
+newzealand newzealand
+five-check 5check
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
