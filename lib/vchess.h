@@ -182,7 +182,8 @@ enum vc_end_rule {
 	VC_END_NO_PIECES,  /* side: the side with no piece left */
 	VC_END_ROYAL_LOST, /* side: the side whose royal piece is gone */
 	VC_END_CHECKS,     /* side: the side that gave the deciding check */
-	VC_END_REGION      /* side: the side whose piece reached its region (White when both did) */
+	VC_END_REGION,     /* side: the side whose piece reached its region (White when both did) */
+	VC_END_EXTINCT     /* side: the side left with too few pieces of a kind (extinction) */
 };
 struct vc_end {
 	enum vc_end_rule rule;

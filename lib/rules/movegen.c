@@ -625,12 +625,26 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	return attacked;
 }
 
+/* king-in-check-captures: is m a move of the royal piece, in check, that
+ * does not take the one piece giving check? */
+static int king_stays(const struct vc_position *p, const vc_move *m)
+{
+	int k = p->king[p->side];
+	int16_t by[2];
+	if (!(p->v->rules & VC_R_KING_CHECK_CAPTURES) || k < 0 || m->from != k)
+		return 0;
+	int n = vc_reach_origins(p, p->side ^ 1, ~0ull, k, 1, by, 2);
+	return n > 0 && (n > 1 || by[0] != m->to || !(m->flags & VC_MF_CAPTURE));
+}
+
 int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, had = p->king[side] >= 0;
 	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
+	if (king_stays(p, m))
+		return 1;
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
@@ -669,6 +683,9 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	const char *why = "would leave the king in check";
+	if (king_stays(p, m))
+		return "moves the king out of check, which only a capture of the checking piece may "
+		       "do in this variant";
 	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION)) || vc_pos_make(p, m) != 0)
 		return why;
 	if (k >= 0 && p->king[side] < 0)
@@ -820,11 +837,44 @@ static int can_reply_into_region(struct vc_position *p)
 	return 0;
 }
 
+/* The pieces of side s of type t, or of every type when t < 0. */
+static int count_type(const struct vc_position *p, int s, int t)
+{
+	int n = 0;
+	if (t < 0)
+		return p->npl[s];
+	for (int i = 0; i < p->npl[s]; i++)
+		n += vc_code_type(p->board[p->plist[s][i]]) == t;
+	return n;
+}
+
+/* extinction: the side (the side not to move first) left with too few
+ * pieces of a kind, or -1 */
+static int extinct_side(const struct vc_position *p)
+{
+	const struct vc_end_rules *e = &p->v->end;
+	for (int k = 0; k < 2; k++) {
+		int c = k == 0 ? p->side ^ 1 : p->side;
+		int need = e->extinct_opp + (e->extinct_claim && c == p->side);
+		for (int t = e->extinct_all ? -1 : 0; t < p->v->ntypes; t++) {
+			if (t >= 0 && !(e->extinct_types >> t & 1))
+				continue;
+			if (count_type(p, c, t) <= e->extinct_count && count_type(p, c ^ 1, t) >= need)
+				return c;
+			if (t < 0)
+				break;
+		}
+	}
+	return -1;
+}
+
 int vc_end_by_rule(struct vc_position *p, int *side, int *res)
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_end_rules *e = &v->end;
 	int s, r = VC_RES_NONE, rule = VC_END_NONE, who = 0;
+	if (e->extinct && (s = extinct_side(p)) >= 0)
+		rule = VC_END_EXTINCT, r = e->extinct, who = s;
 	for (s = 0; s < 2 && !rule; s++) {
 		if (e->royal_lost && v->king_type >= 0 && p->king[s] < 0)
 			rule = VC_END_ROYAL_LOST, r = e->royal_lost, who = s;

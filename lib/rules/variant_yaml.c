@@ -766,6 +766,7 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "kirby-death", VC_R_KIRBY_DEATH },
 			{ "forced-capture", VC_R_FORCED_CAPTURE },
 			{ "no-check", VC_R_NO_CHECK },
+			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -1016,6 +1017,45 @@ static void read_region(struct ld *l, yaml_node_t *n)
 		memcpy(e->region_sq[VC_BLACK], e->region_sq[VC_WHITE], sizeof e->region_sq[0]);
 }
 
+/* extinction: {pieces: all | [...], count: 0, opponent-count: 0, claim: false,
+ * result: loss} */
+static void read_extinction(struct ld *l, yaml_node_t *n)
+{
+	struct vc_end_rules *e = &l->v->end;
+	yaml_node_t *k, *val, *pieces = NULL;
+	long x;
+	int b;
+	if (!is_map(l, n, "extinction"))
+		return;
+	e->extinct = VC_RES_LOSS;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "pieces"))
+			pieces = val;
+		else if (key_is(k, "count")) {
+			if (!get_int(l, val, "count", 0, VC_MAXPL, &x))
+				e->extinct_count = (int)x;
+		} else if (key_is(k, "opponent-count")) {
+			if (!get_int(l, val, "opponent-count", 0, VC_MAXPL, &x))
+				e->extinct_opp = (int)x;
+		} else if (key_is(k, "claim")) {
+			if (!get_bool(l, val, "claim", &b))
+				e->extinct_claim = (int8_t)b;
+		} else if (key_is(k, "result"))
+			get_result(l, val, "result", &e->extinct);
+		else
+			err(l, k, "unknown key '%s' in extinction", scalar(k) ? scalar(k) : "?");
+	}
+	if (!pieces) {
+		err(l, n, "extinction needs 'pieces': a list of pieces, or all");
+		return;
+	}
+	if (scalar(pieces) && !strcmp(scalar(pieces), "all"))
+		e->extinct_all = 1;
+	else
+		e->extinct_types = type_set(l, pieces, "an extinction piece");
+}
+
 static void read_end(struct ld *l, yaml_node_t *n)
 {
 	struct vc_end_rules *e = &l->v->end;
@@ -1038,11 +1078,13 @@ static void read_end(struct ld *l, yaml_node_t *n)
 				e->checks = (int)x;
 		} else if (key_is(k, "region"))
 			read_region(l, val);
+		else if (key_is(k, "extinction"))
+			read_extinction(l, val);
 		else
 			err(l, k, "unknown key '%s' in end", scalar(k) ? scalar(k) : "?");
 	}
 	l->v->has_end = e->mate != VC_RES_LOSS || e->stalemate != VC_RES_DRAW || e->no_pieces ||
-			e->royal_lost || e->checks || e->region;
+			e->royal_lost || e->checks || e->region || e->extinct;
 }
 
 /* ---- the top-level keys ---- */

@@ -187,6 +187,8 @@ struct vc_castle_spec {
 #define VC_R_EXPLOSION 0x0400       /* a capture explodes (atomic): see explode_spare */
 #define VC_R_FORCED_CAPTURE 0x0800  /* a side that can capture must */
 #define VC_R_NO_CHECK 0x1000        /* no move may give check (racing kings) */
+#define VC_R_KING_CHECK_CAPTURES 0x2000 /* a royal piece in check moves only to take
+					   its one checker (makpong) */
 
 /* What an end rule gives the side it is about (enum vc_result of vchess.h
  * says the same from White's side). */
@@ -207,6 +209,15 @@ struct vc_end_rules {
 	uint64_t region_types;
 	uint64_t region_sq[2][VC_SQWORDS];
 	char region_name[24];  /* what messages call it: "the hill"; "" */
+	/* extinction: a side with at most extinct_count pieces of one of the
+	 * types (of all its pieces together with extinct_all), while the other
+	 * side has at least extinct_opp of that kind (one more when it is the
+	 * side to move and extinct_claim, so that it may bare back) */
+	int8_t extinct;        /* what it gives the extinct side; NONE */
+	int8_t extinct_all;
+	int8_t extinct_claim;
+	int extinct_count, extinct_opp;
+	uint64_t extinct_types;
 };
 
 struct vc_reserve_spec {

@@ -53,6 +53,17 @@ fairy fairy
 hoppelpoppel hoppelpoppel
 newzealand newzealand
 five-check 5check
+makruk makruk
+makpong makpong
+ai-wok ai-wok
+asean asean
+extinction extinction
+kinglet kinglet
+threekings threekings
+shatranj shatranj
+courier courier
+losers losers
+codrus codrus
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
