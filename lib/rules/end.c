@@ -91,6 +91,10 @@ static enum vc_end_rule end_of(struct vc_position *p, int check, int full, struc
 		} else {
 			rule = VC_END_STALEMATE;
 			res = v->end.stalemate;
+			if (res == VC_RES_FEWER) /* suicide: fewer pieces win */
+				res = p->npl[s] < p->npl[s ^ 1]	  ? VC_RES_WIN
+				      : p->npl[s] > p->npl[s ^ 1] ? VC_RES_LOSS
+								  : VC_RES_DRAW;
 			snprintf(e->text, sizeof e->text, "stalemate of %s", side_name[s]);
 		}
 	}

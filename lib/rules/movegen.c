@@ -883,7 +883,10 @@ int vc_end_by_rule(struct vc_position *p, int *side, int *res)
 		else if (e->checks && p->checks[s] >= e->checks)
 			rule = VC_END_CHECKS, r = VC_RES_WIN, who = s;
 	}
-	if (!rule && e->region) {
+	if (!rule && e->region && e->region_reply == 2) {
+		if (in_region(p, p->side)) /* the other side's answer did not dislodge it */
+			rule = VC_END_REGION, r = e->region, who = p->side;
+	} else if (!rule && e->region) {
 		int w = in_region(p, VC_WHITE), b = in_region(p, VC_BLACK);
 		if (w && b)
 			rule = VC_END_REGION, r = VC_RES_DRAW, who = VC_WHITE;

@@ -999,10 +999,14 @@ static void read_region(struct ld *l, yaml_node_t *n)
 		else if (key_is(k, "result"))
 			get_result(l, val, "result", &e->region);
 		else if (key_is(k, "reply")) {
-			int8_t r = 0;
-			if (!get_result(l, val, "reply", &r) && r != VC_RES_DRAW)
-				err(l, val, "'reply' can only be draw: Black's last move reaches the region too");
-			e->region_reply = r == VC_RES_DRAW;
+			const char *r = scalar(val);
+			if (r && !strcmp(r, "always"))
+				e->region_reply = 2;
+			else if (r && !strcmp(r, "draw"))
+				e->region_reply = 1;
+			else
+				err(l, val, "'reply' must be draw (Black's last move reaches the region "
+					    "too) or always (the other side always answers)");
 		} else
 			err(l, k, "unknown key '%s' in region", scalar(k) ? scalar(k) : "?");
 	}
@@ -1067,8 +1071,13 @@ static void read_end(struct ld *l, yaml_node_t *n)
 	{
 		if (key_is(k, "checkmate"))
 			get_result(l, val, "checkmate", &e->mate);
-		else if (key_is(k, "stalemate"))
-			get_result(l, val, "stalemate", &e->stalemate);
+		else if (key_is(k, "stalemate")) {
+			const char *r = scalar(val);
+			if (r && !strcmp(r, "fewer-pieces"))
+				e->stalemate = VC_RES_FEWER;
+			else
+				get_result(l, val, "stalemate", &e->stalemate);
+		}
 		else if (key_is(k, "no-pieces"))
 			get_result(l, val, "no-pieces", &e->no_pieces);
 		else if (key_is(k, "royal-lost"))

@@ -192,7 +192,8 @@ struct vc_castle_spec {
 
 /* What an end rule gives the side it is about (enum vc_result of vchess.h
  * says the same from White's side). */
-enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW };
+enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW,
+	      VC_RES_FEWER /* stalemate only: the side with fewer pieces wins */ };
 
 /* How a game ends besides checkmate and stalemate, from the variant's
  * "end" section (vchess-variant(5) END OF THE GAME).  Each result is for the
@@ -203,8 +204,9 @@ struct vc_end_rules {
 	int8_t no_pieces;    /* a side left without pieces on the board; NONE */
 	int8_t royal_lost;   /* a side whose royal piece is gone (exploded, captured) */
 	int8_t region;       /* a side whose region piece stands in its region; NONE */
-	int8_t region_reply; /* a region reached by White leaves Black one more move,
-				and both there is a draw */
+	int8_t region_reply; /* 1: a region reached by White leaves Black one more
+				move, and both there is a draw; 2 (always): a side
+				wins when its piece is still there at its turn */
 	int checks;          /* the side that gives this many checks wins; 0: none */
 	uint64_t region_types;
 	uint64_t region_sq[2][VC_SQWORDS];

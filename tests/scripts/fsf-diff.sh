@@ -64,6 +64,11 @@ shatranj shatranj
 courier courier
 losers losers
 codrus codrus
+suicide suicide
+clobber clobber
+clobber10 clobber10
+breakthrough breakthrough
+jesonmor jesonmor
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
