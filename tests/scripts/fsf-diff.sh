@@ -69,6 +69,7 @@ clobber clobber
 clobber10 clobber10
 breakthrough breakthrough
 jesonmor jesonmor
+chigorin chigorin
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
