@@ -70,6 +70,7 @@ clobber10 clobber10
 breakthrough breakthrough
 jesonmor jesonmor
 chigorin chigorin
+caparandom caparandom
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
