@@ -71,6 +71,7 @@ breakthrough breakthrough
 jesonmor jesonmor
 chigorin chigorin
 caparandom caparandom
+shatar shatar
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
