@@ -154,6 +154,15 @@ static void add_xpromo(struct gen *g, int from, int to, int t, int flags)
 	}
 }
 
+/* promotion-limit: has side fewer pieces of type c than its limit? */
+static int below_limit(const struct vc_position *p, int side, int c)
+{
+	int n = 0;
+	for (int i = 0; i < p->npl[side]; i++)
+		n += vc_code_type(p->board[p->plist[side][i]]) == c;
+	return n < p->v->types[c].promo_limit;
+}
+
 /* adds a move, expanding promotions */
 static inline void add(struct gen *g, int from, int to, int t, int flags)
 {
@@ -186,9 +195,11 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 		while (ch) {
 			int c = __builtin_ctzll(ch);
 			ch &= ch - 1;
-			push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
+			if (!v->types[c].promo_limit || below_limit(g->p, side, c))
+				push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
 		}
-		if (!pt->promo_mandatory)
+		if (!pt->promo_mandatory &&
+		    !(pt->promo_must_ranks >> (vc_rel_rank(v, side, to) - 1) & 1))
 			push(g, from, to, t, flags, 0);
 		return;
 	}

@@ -549,12 +549,20 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 				else if (key_is(k2, "choices"))
 					add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
 				else if (key_is(k2, "mandatory")) {
-					if (!get_bool(l, v2, "mandatory", &b))
+					pt->promo_must_ranks = 0;
+					if (v2 && v2->type == YAML_SEQUENCE_NODE) {
+						get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
+						pt->promo_mandatory = 0;
+					} else if (!get_bool(l, v2, "mandatory", &b))
 						pt->promo_mandatory = b;
 				} else
 					err(l, k2, "unknown key '%s' in promotion",
 					    scalar(k2) ? scalar(k2) : "?");
 			}
+		} else if (!strcmp(key, "promotion-limit")) {
+			long x;
+			if (!get_int(l, val, "promotion-limit", 0, VC_MAXPL, &x))
+				pt->promo_limit = (int)x;
 		} else if (!strcmp(key, "promotes-to")) {
 			pt->auto_ranks = 0;
 			pt->auto_to = -1;

@@ -153,6 +153,10 @@ struct vc_ptype {
 	uint32_t promo_ranks;
 	uint64_t promo_choices; /* bit per type */
 	int promo_mandatory;
+	uint32_t promo_must_ranks; /* relative ranks where promotion is mandatory
+				      (mandatory: [ranks]); 0 with promo_mandatory */
+	int promo_limit;        /* as a choice: only while its side has fewer on
+				   the board (promotion-limit); 0 none */
 	/* automatic promotion: the type it becomes on entering its zone */
 	int auto_to;
 	uint32_t auto_ranks; /* relative ranks */

@@ -72,6 +72,7 @@ jesonmor jesonmor
 chigorin chigorin
 caparandom caparandom
 shatar shatar
+grand grand
 "
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
