@@ -184,7 +184,8 @@ enum vc_end_rule {
 	VC_END_CHECKS,     /* side: the side that gave the deciding check */
 	VC_END_REGION,     /* side: the side whose piece reached its region (White when both did) */
 	VC_END_PASSES,     /* side: the side to move, after both sides passed in a row */
-	VC_END_FACING      /* side: the side that passed with the royal pieces facing each other */
+	VC_END_FACING,     /* side: the side that passed with the royal pieces facing each other */
+	VC_END_EXTINCT     /* side: the side left with too few pieces of a kind (extinction) */
 };
 struct vc_end {
 	enum vc_end_rule rule;

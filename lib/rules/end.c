@@ -50,6 +50,13 @@ static void rule_text(const struct vc_position *p, int rule, int s, int res, cha
 		snprintf(out, n, "%s's %s %s", side_name[s], royal,
 			 (v->rules & VC_R_EXPLOSION) ? "exploded" : "was captured");
 		break;
+	case VC_END_EXTINCT:
+		if (v->end.extinct_all)
+			snprintf(out, n, "%s is left with %s", side_name[s],
+				 v->end.extinct_count ? "a bare king" : "no pieces");
+		else
+			snprintf(out, n, "%s has lost every piece of a kind it needs", side_name[s]);
+		break;
 	case VC_END_CHECKS:
 		snprintf(out, n, "%s gave the %s check", side_name[s],
 			 ordinal(v->end.checks, num, sizeof num));
@@ -95,6 +102,10 @@ static enum vc_end_rule end_of(struct vc_position *p, int check, int full, struc
 		} else {
 			rule = VC_END_STALEMATE;
 			res = v->end.stalemate;
+			if (res == VC_RES_FEWER) /* suicide: fewer pieces win */
+				res = p->npl[s] < p->npl[s ^ 1]	  ? VC_RES_WIN
+				      : p->npl[s] > p->npl[s ^ 1] ? VC_RES_LOSS
+								  : VC_RES_DRAW;
 			snprintf(e->text, sizeof e->text, "stalemate of %s", side_name[s]);
 		}
 	}

@@ -157,6 +157,15 @@ static void add_xpromo(struct gen *g, int from, int to, int t, int flags)
 	}
 }
 
+/* promotion-limit: has side fewer pieces of type c than its limit? */
+static int below_limit(const struct vc_position *p, int side, int c)
+{
+	int n = 0;
+	for (int i = 0; i < p->npl[side]; i++)
+		n += vc_code_type(p->board[p->plist[side][i]]) == c;
+	return n < p->v->types[c].promo_limit;
+}
+
 /* adds a move, expanding promotions */
 static inline void add(struct gen *g, int from, int to, int t, int flags)
 {
@@ -189,9 +198,11 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 		while (ch) {
 			int c = __builtin_ctzll(ch);
 			ch &= ch - 1;
-			push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
+			if (!v->types[c].promo_limit || below_limit(g->p, side, c))
+				push(g, from, to, t, flags | VC_MF_PROMO, c + 1);
 		}
-		if (!pt->promo_mandatory)
+		if (!pt->promo_mandatory &&
+		    !(pt->promo_must_ranks >> (vc_rel_rank(v, side, to) - 1) & 1))
 			push(g, from, to, t, flags, 0);
 		return;
 	}
@@ -702,6 +713,18 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	return attacked;
 }
 
+/* king-in-check-captures: is m a move of the royal piece, in check, that
+ * does not take the one piece giving check? */
+static int king_stays(const struct vc_position *p, const vc_move *m)
+{
+	int k = p->king[p->side];
+	int16_t by[2];
+	if (!(p->v->rules & VC_R_KING_CHECK_CAPTURES) || k < 0 || m->from != k)
+		return 0;
+	int n = vc_reach_origins(p, p->side ^ 1, ~0ull, k, 1, by, 2);
+	return n > 0 && (n > 1 || by[0] != m->to || !(m->flags & VC_MF_CAPTURE));
+}
+
 int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
@@ -713,6 +736,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	int facing = (v->rules & VC_R_BIKJANG) && vc_kings_face(p);
 	if (facing && (m->flags & VC_MF_NULL))
 		return 0;
+	if (king_stays(p, m))
+		return 1;
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
@@ -754,6 +779,9 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
 	int side = p->side, k = p->king[side];
 	const char *why = "would leave the king in check";
 	int facing = (v->rules & VC_R_BIKJANG) && !(m->flags & VC_MF_NULL) && vc_kings_face(p);
+	if (king_stays(p, m))
+		return "moves the king out of check, which only a capture of the checking piece may "
+		       "do in this variant";
 	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG)) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
@@ -910,11 +938,44 @@ static int can_reply_into_region(struct vc_position *p)
 	return 0;
 }
 
+/* The pieces of side s of type t, or of every type when t < 0. */
+static int count_type(const struct vc_position *p, int s, int t)
+{
+	int n = 0;
+	if (t < 0)
+		return p->npl[s];
+	for (int i = 0; i < p->npl[s]; i++)
+		n += vc_code_type(p->board[p->plist[s][i]]) == t;
+	return n;
+}
+
+/* extinction: the side (the side not to move first) left with too few
+ * pieces of a kind, or -1 */
+static int extinct_side(const struct vc_position *p)
+{
+	const struct vc_end_rules *e = &p->v->end;
+	for (int k = 0; k < 2; k++) {
+		int c = k == 0 ? p->side ^ 1 : p->side;
+		int need = e->extinct_opp + (e->extinct_claim && c == p->side);
+		for (int t = e->extinct_all ? -1 : 0; t < p->v->ntypes; t++) {
+			if (t >= 0 && !(e->extinct_types >> t & 1))
+				continue;
+			if (count_type(p, c, t) <= e->extinct_count && count_type(p, c ^ 1, t) >= need)
+				return c;
+			if (t < 0)
+				break;
+		}
+	}
+	return -1;
+}
+
 int vc_end_by_rule(struct vc_position *p, int *side, int *res)
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_end_rules *e = &v->end;
 	int s, r = VC_RES_NONE, rule = VC_END_NONE, who = 0;
+	if (e->extinct && (s = extinct_side(p)) >= 0)
+		rule = VC_END_EXTINCT, r = e->extinct, who = s;
 	for (s = 0; s < 2 && !rule; s++) {
 		if (e->royal_lost && v->king_type >= 0 && p->king[s] < 0)
 			rule = VC_END_ROYAL_LOST, r = e->royal_lost, who = s;
@@ -939,7 +1000,10 @@ int vc_end_by_rule(struct vc_position *p, int *side, int *res)
 						      : VC_RES_DRAW;
 		}
 	}
-	if (!rule && e->region) {
+	if (!rule && e->region && e->region_reply == 2) {
+		if (in_region(p, p->side)) /* the other side's answer did not dislodge it */
+			rule = VC_END_REGION, r = e->region, who = p->side;
+	} else if (!rule && e->region) {
 		int w = in_region(p, VC_WHITE), b = in_region(p, VC_BLACK);
 		if (w && b)
 			rule = VC_END_REGION, r = VC_RES_DRAW, who = VC_WHITE;

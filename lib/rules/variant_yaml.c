@@ -593,12 +593,20 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 				else if (key_is(k2, "choices"))
 					add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
 				else if (key_is(k2, "mandatory")) {
-					if (!get_bool(l, v2, "mandatory", &b))
+					pt->promo_must_ranks = 0;
+					if (v2 && v2->type == YAML_SEQUENCE_NODE) {
+						get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
+						pt->promo_mandatory = 0;
+					} else if (!get_bool(l, v2, "mandatory", &b))
 						pt->promo_mandatory = b;
 				} else
 					err(l, k2, "unknown key '%s' in promotion",
 					    scalar(k2) ? scalar(k2) : "?");
 			}
+		} else if (!strcmp(key, "promotion-limit")) {
+			long x;
+			if (!get_int(l, val, "promotion-limit", 0, VC_MAXPL, &x))
+				pt->promo_limit = (int)x;
 		} else if (!strcmp(key, "promotes-to")) {
 			pt->auto_ranks = 0;
 			pt->auto_to = -1;
@@ -813,6 +821,7 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "flying-general", VC_R_NO_FACING },
 			{ "bikjang", VC_R_BIKJANG },
 			{ "pass", VC_R_PASS },
+			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -1149,10 +1158,14 @@ static void read_region(struct ld *l, yaml_node_t *n)
 		else if (key_is(k, "result"))
 			get_result(l, val, "result", &e->region);
 		else if (key_is(k, "reply")) {
-			int8_t r = 0;
-			if (!get_result(l, val, "reply", &r) && r != VC_RES_DRAW)
-				err(l, val, "'reply' can only be draw: Black's last move reaches the region too");
-			e->region_reply = r == VC_RES_DRAW;
+			const char *r = scalar(val);
+			if (r && !strcmp(r, "always"))
+				e->region_reply = 2;
+			else if (r && !strcmp(r, "draw"))
+				e->region_reply = 1;
+			else
+				err(l, val, "'reply' must be draw (Black's last move reaches the region "
+					    "too) or always (the other side always answers)");
 		} else
 			err(l, k, "unknown key '%s' in region", scalar(k) ? scalar(k) : "?");
 	}
@@ -1167,6 +1180,45 @@ static void read_region(struct ld *l, yaml_node_t *n)
 		memcpy(e->region_sq[VC_BLACK], e->region_sq[VC_WHITE], sizeof e->region_sq[0]);
 }
 
+/* extinction: {pieces: all | [...], count: 0, opponent-count: 0, claim: false,
+ * result: loss} */
+static void read_extinction(struct ld *l, yaml_node_t *n)
+{
+	struct vc_end_rules *e = &l->v->end;
+	yaml_node_t *k, *val, *pieces = NULL;
+	long x;
+	int b;
+	if (!is_map(l, n, "extinction"))
+		return;
+	e->extinct = VC_RES_LOSS;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "pieces"))
+			pieces = val;
+		else if (key_is(k, "count")) {
+			if (!get_int(l, val, "count", 0, VC_MAXPL, &x))
+				e->extinct_count = (int)x;
+		} else if (key_is(k, "opponent-count")) {
+			if (!get_int(l, val, "opponent-count", 0, VC_MAXPL, &x))
+				e->extinct_opp = (int)x;
+		} else if (key_is(k, "claim")) {
+			if (!get_bool(l, val, "claim", &b))
+				e->extinct_claim = (int8_t)b;
+		} else if (key_is(k, "result"))
+			get_result(l, val, "result", &e->extinct);
+		else
+			err(l, k, "unknown key '%s' in extinction", scalar(k) ? scalar(k) : "?");
+	}
+	if (!pieces) {
+		err(l, n, "extinction needs 'pieces': a list of pieces, or all");
+		return;
+	}
+	if (scalar(pieces) && !strcmp(scalar(pieces), "all"))
+		e->extinct_all = 1;
+	else
+		e->extinct_types = type_set(l, pieces, "an extinction piece");
+}
+
 static void read_end(struct ld *l, yaml_node_t *n)
 {
 	struct vc_end_rules *e = &l->v->end;
@@ -1178,8 +1230,13 @@ static void read_end(struct ld *l, yaml_node_t *n)
 	{
 		if (key_is(k, "checkmate"))
 			get_result(l, val, "checkmate", &e->mate);
-		else if (key_is(k, "stalemate"))
-			get_result(l, val, "stalemate", &e->stalemate);
+		else if (key_is(k, "stalemate")) {
+			const char *r = scalar(val);
+			if (r && !strcmp(r, "fewer-pieces"))
+				e->stalemate = VC_RES_FEWER;
+			else
+				get_result(l, val, "stalemate", &e->stalemate);
+		}
 		else if (key_is(k, "no-pieces"))
 			get_result(l, val, "no-pieces", &e->no_pieces);
 		else if (key_is(k, "royal-lost"))
@@ -1206,11 +1263,14 @@ static void read_end(struct ld *l, yaml_node_t *n)
 				err(l, val, "'points-bonus' must be a number from 0 to 1000");
 			else
 				e->points_bonus = (int)(d * 10 + 0.5);
-		} else
+		} else if (key_is(k, "extinction"))
+			read_extinction(l, val);
+		else
 			err(l, k, "unknown key '%s' in end", scalar(k) ? scalar(k) : "?");
 	}
 	l->v->has_end = e->mate != VC_RES_LOSS || e->stalemate != VC_RES_DRAW || e->no_pieces ||
-			e->royal_lost || e->checks || e->region || e->passes || e->facing_pass;
+			e->royal_lost || e->checks || e->region || e->passes || e->facing_pass ||
+			e->extinct;
 }
 
 /* ---- the top-level keys ---- */

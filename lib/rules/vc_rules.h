@@ -156,6 +156,10 @@ struct vc_ptype {
 	uint32_t promo_ranks;
 	uint64_t promo_choices; /* bit per type */
 	int promo_mandatory;
+	uint32_t promo_must_ranks; /* relative ranks where promotion is mandatory
+				      (mandatory: [ranks]); 0 with promo_mandatory */
+	int promo_limit;        /* as a choice: only while its side has fewer on
+				   the board (promotion-limit); 0 none */
 	/* automatic promotion: the type it becomes on entering its zone */
 	int auto_to;
 	uint32_t auto_ranks; /* relative ranks */
@@ -196,6 +200,8 @@ struct vc_castle_spec {
 #define VC_R_NO_FACING 0x2000       /* the royal pieces may not face each other on an open file */
 #define VC_R_BIKJANG 0x4000         /* facing royal pieces: the side to move breaks it or passes */
 #define VC_R_PASS 0x8000            /* a side may pass its turn */
+#define VC_R_KING_CHECK_CAPTURES 0x10000 /* a royal piece in check moves only to take
+					    its one checker (makpong) */
 
 /* regions: named sets of squares (White's; Black's are mirrored rank for
  * rank) that pieces may be confined to and movements limited to */
@@ -203,7 +209,8 @@ struct vc_castle_spec {
 
 /* What an end rule gives the side it is about (enum vc_result of vchess.h
  * says the same from White's side). */
-enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW, VC_RES_POINTS };
+enum vc_res { VC_RES_NONE, VC_RES_WIN, VC_RES_LOSS, VC_RES_DRAW, VC_RES_POINTS,
+	      VC_RES_FEWER /* stalemate only: the side with fewer pieces wins */ };
 
 /* How a game ends besides checkmate and stalemate, from the variant's
  * "end" section (vchess-variant(5) END OF THE GAME).  Each result is for the
@@ -214,8 +221,9 @@ struct vc_end_rules {
 	int8_t no_pieces;    /* a side left without pieces on the board; NONE */
 	int8_t royal_lost;   /* a side whose royal piece is gone (exploded, captured) */
 	int8_t region;       /* a side whose region piece stands in its region; NONE */
-	int8_t region_reply; /* a region reached by White leaves Black one more move,
-				and both there is a draw */
+	int8_t region_reply; /* 1: a region reached by White leaves Black one more
+				move, and both there is a draw; 2 (always): a side
+				wins when its piece is still there at its turn */
 	int checks;          /* the side that gives this many checks wins; 0: none */
 	int8_t passes;       /* both sides passed in a row: the result for the side to move
 				(POINTS: the side with more points wins); NONE */
@@ -224,6 +232,15 @@ struct vc_end_rules {
 	uint64_t region_types;
 	uint64_t region_sq[2][VC_SQWORDS];
 	char region_name[24];  /* what messages call it: "the hill"; "" */
+	/* extinction: a side with at most extinct_count pieces of one of the
+	 * types (of all its pieces together with extinct_all), while the other
+	 * side has at least extinct_opp of that kind (one more when it is the
+	 * side to move and extinct_claim, so that it may bare back) */
+	int8_t extinct;        /* what it gives the extinct side; NONE */
+	int8_t extinct_all;
+	int8_t extinct_claim;
+	int extinct_count, extinct_opp;
+	uint64_t extinct_types;
 };
 
 struct vc_reserve_spec {

@@ -293,6 +293,30 @@ else
 	row "$label" vzh fairy-stockfish "$fname" "$R"
 fi
 
+# ---- 4b: Capablanca chess perft, 10x8, against the orthodox start -------------------------
+# Its notes give vchess's nodes per second here and in the orthodox start row (vp1): the
+# speed on a 10x8 board against that on 8x8 (the aim: within a factor of 2).
+label="perft capablanca start d5"
+if [ $have_perft = 0 ]; then
+	skip_row "$label" "skipped: $VPERFT not built"
+elif ! "$VPERFT" --variant capablanca 1 >/dev/null 2>&1; then
+	skip_row "$label" "skipped: variant not built"
+else
+	def vcapa "$VPERFT" --variant capablanca 5
+	fname=
+	if [ -n "$FSF" ]; then fname=fsfcapa; def fsfcapa --in "$(uci_in fsfcapa capablanca startpos 5)" "$FSF"; fi
+	measure vcapa "$fname"
+	check_counts "$label" 28741319 vcapa "$fname" fairy-stockfish
+	speed=$(awk -v a="${T[vcapa]:-}" -v b="${T[vp1]:-}" 'BEGIN{
+		if (a+0 <= 0) exit
+		s = sprintf("%.1f Mnodes/s", 28741319 / a / 1e6)
+		if (b+0 > 0) s = s sprintf(", orthodox %.1f Mnodes/s, ratio %.2f", 119060324 / b / 1e6,
+					   (119060324 / b) / (28741319 / a))
+		print s }')
+	[ -n "$speed" ] && R="$R; $speed"
+	row "$label" vcapa fairy-stockfish "$fname" "$R"
+fi
+
 # ---- xiangqi and janggi perft: 9x10 boards, the speed against orthodox chess's -----------------
 # nodes per second of the start's perft d4 beside those of the orthodox start's d6 (row 1)
 nps() { awk -v n="$1" -v t="${T[$2]:-}" 'BEGIN{ if (t>0) printf "%.1fM nodes/s", n/t/1e6 }'; }

@@ -1,0 +1,113 @@
+// Random legal games written in SAN by ffish (Fairy-Stockfish compiled to
+// WebAssembly), for tests/scripts/ffish-san.sh.
+//
+//   node ffish-san-games.mjs DIR GAMES PLIES SEED VARIANT...
+//
+// Writes, for each of the engine's variants named, DIR/VARIANT.pgn: GAMES
+// games of at most PLIES plies, one move a line, each with a Variant tag
+// naming the engine's variant and ffish's result when the game ended; and
+// DIR/VARIANT-broken.pgn: the same games cut after one move, at a ply
+// chosen by the seed, replaced by a move that is illegal there however it
+// is written (a move the same side could make two plies before, onto a
+// square that now holds one of its own pieces), each game's first line a
+// comment "{broken at ply N}".  A game where no such move is found is left
+// out of the broken file.
+delete globalThis.fetch; // ffish would try to fetch its WebAssembly
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const require = createRequire(import.meta.url);
+const ffish = require('ffish');
+await new Promise((done) => {
+	if (ffish.calledRun && ffish.Board) done();
+	else ffish.onRuntimeInitialized = done;
+});
+
+const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
+let seed = BigInt(seedArg) || 1n;
+function rnd(n) {
+	seed ^= (seed << 13n) & 0xffffffffffffffffn;
+	seed ^= seed >> 7n;
+	seed ^= (seed << 17n) & 0xffffffffffffffffn;
+	return Number(seed % BigInt(n));
+}
+
+// The colour of the piece on a square ("e4", "j10") of a FEN: 'w', 'b' or ''.
+function colourAt(fen, sq) {
+	const f = sq.charCodeAt(0) - 97, r = Number(sq.slice(1));
+	const rows = fen.split(' ')[0].split('/');
+	const row = rows[rows.length - r];
+	let x = 0;
+	for (let i = 0; row && i < row.length; i++) {
+		const c = row[i];
+		if (c >= '0' && c <= '9') {
+			let n = Number(c);
+			if (row[i + 1] >= '0' && row[i + 1] <= '9')
+				n = n * 10 + Number(row[++i]);
+			x += n;
+		} else if (c === '+' || c === '~' || c === '*') {
+			continue;
+		} else {
+			if (x === f)
+				return c === c.toUpperCase() ? 'w' : 'b';
+			x++;
+		}
+	}
+	return '';
+}
+
+function game(variant, g) {
+	const b = new ffish.Board(variant);
+	const sans = [], ucis = [], fens = [];
+	let result = '*';
+	for (let ply = 0; ply < Number(nplies); ply++) {
+		if (b.isGameOver())
+			break;
+		const moves = b.legalMoves().split(' ').filter((m) => m);
+		if (!moves.length)
+			break;
+		fens.push(b.fen());
+		ucis.push(moves);
+		const m = moves[rnd(moves.length)];
+		sans.push(b.sanMove(m));
+		b.push(m);
+	}
+	if (b.isGameOver())
+		result = b.result();
+	b.delete();
+	const tags = (res) =>
+		`[Event "ffish random game ${g}"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "${g}"]\n` +
+		`[White "?"]\n[Black "?"]\n[Result "${res}"]\n[Variant "${variant}"]\n\n`;
+	const moves = (list) =>
+		list.map((s, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + s + '\n').join('');
+	const good = tags(result) + moves(sans) + result + '\n\n';
+	const tries = [];
+	for (let k = 2; k < sans.length; k++) {
+		const side = fens[k].split(' ')[1];
+		for (const u of ucis[k - 2]) {
+			const to = u.match(/^[a-z]\d+([a-z]\d+)/);
+			if (to && !ucis[k].includes(u) && colourAt(fens[k], to[1]) === side) {
+				const old = new ffish.Board(variant, fens[k - 2]);
+				tries.push([k, old.sanMove(u)]);
+				old.delete();
+				break;
+			}
+		}
+	}
+	if (!tries.length)
+		return [good, ''];
+	const [k, s] = tries[rnd(tries.length)];
+	const cut = sans.slice(0, k);
+	cut.push(s);
+	return [good, tags('*') + `{broken at ply ${k + 1}}\n` + moves(cut) + '*\n\n'];
+}
+
+for (const v of variants) {
+	let good = '', bad = '';
+	for (let g = 1; g <= Number(ngames); g++) {
+		const [a, b] = game(v, g);
+		good += a;
+		bad += b;
+	}
+	writeFileSync(`${dir}/${v}.pgn`, good);
+	writeFileSync(`${dir}/${v}-broken.pgn`, bad);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# vchess reads the SAN that Fairy-Stockfish writes: random legal games in
+# each of the engine's variants that vchess knows, written by ffish (the
+# engine compiled to WebAssembly, tests/node/ffish-san-games.mjs) with the
+# engine's own variant name in the Variant tag, must validate without a
+# problem, ffish's results included; and the same games with one move
+# replaced by an illegal one must be caught at that ply and nowhere before.
+#
+#   FULL=1 plays five times as many games.
+# Needs node and tests/node/node_modules (npm ci in tests/node, as .ci/run
+# does); skipped with the reason when either is missing.
+set -u
+node_dir=tests/node
+games=2 plies=120
+if [ "${FULL:-0}" = 1 ]; then
+	games=10
+fi
+variants="5check ai-wok almost amazon asean breakthrough capablanca caparandom centaur chancellor
+chigorin clobber clobber10 codrus courier embassy extinction fairy gardner gothic grand
+hoppelpoppel janus jesonmor kinglet knightmate losalamos losers makpong makruk modern newzealand
+nocastle normal shatar shatranj suicide threekings"
+if ! command -v node >/dev/null 2>&1; then
+	for v in $variants; do echo "skip ffish-$v # node is not installed"; done
+	exit 0
+fi
+if [ ! -d "$node_dir/node_modules/ffish" ]; then
+	for v in $variants; do echo "skip ffish-$v # no $node_dir/node_modules: npm ci in $node_dir"; done
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! node "$node_dir/ffish-san-games.mjs" "$tmp" "$games" "$plies" 20261201 $variants 2>"$tmp/err"; then
+	for v in $variants; do echo "not ok ffish-$v: ffish-san-games.mjs failed"; done
+	tail -n 3 "$tmp/err" | cut -c1-200 | sed 's/^/    /'
+	exit 0
+fi
+for v in $variants; do
+	if ! vchess-validate --summary "$tmp/$v.pgn" >"$tmp/out" 2>&1; then
+		echo "not ok ffish-$v: ffish's games do not validate"
+		grep error "$tmp/out" | head -n 5 | sed 's/^/    /'
+		continue
+	fi
+	plies_read=$(sed -n 's/^plies //p' "$tmp/out")
+	# each broken game: its first problem is an error at the ply its
+	# comment names
+	want=$(grep -c '^{broken at ply' "$tmp/$v-broken.pgn")
+	vchess-validate "$tmp/$v-broken.pgn" >"$tmp/bad" 2>&1
+	got=0 g=0
+	while IFS= read -r n; do
+		g=$((g + 1))
+		first=$(grep -m 1 "game $g (" "$tmp/bad")
+		case $first in
+		*": error: game $g "*", ply $n '"*) got=$((got + 1)) ;;
+		*) printf '%s\n' "game $g, ply $n: ${first:-no problem found}" >>"$tmp/missed" ;;
+		esac
+	done < <(sed -n 's/^{broken at ply \([0-9]*\)}/\1/p' "$tmp/$v-broken.pgn")
+	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
+		echo "ok ffish-$v: $games games ($plies_read plies) valid, $want illegal moves caught at their ply"
+	else
+		echo "not ok ffish-$v: $got of $want illegal moves caught at their ply"
+		head -n 4 "$tmp/missed" 2>/dev/null | sed 's/^/    /'
+		rm -f "$tmp/missed"
+	fi
+done
