@@ -467,6 +467,61 @@ static int piece_to_change(struct ld *l, yaml_node_t *n)
 	return -1;
 }
 
+/* A piece's "promotion" mapping: the ranks, the choices, whether it must. */
+static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, int t)
+{
+	int b = 0;
+	pt->promo_ranks = 0;
+	pt->promo_choices = 0;
+	pt->promo_mandatory = 0;
+	drop_refs(l->choices, l->nchoices, t);
+	if (!is_map(l, val, "promotion"))
+		return;
+	yaml_node_t *k2, *v2;
+	for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+	     p2 < val->data.mapping.pairs.top; p2++) {
+		k2 = node(l, p2->key);
+		v2 = node(l, p2->value);
+		if (key_is(k2, "ranks"))
+			get_ranks(l, v2, "ranks", &pt->promo_ranks);
+		else if (key_is(k2, "choices"))
+			add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
+		else if (key_is(k2, "mandatory")) {
+			pt->promo_must_ranks = 0;
+			if (v2 && v2->type == YAML_SEQUENCE_NODE) {
+				get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
+				pt->promo_mandatory = 0;
+			} else if (!get_bool(l, v2, "mandatory", &b))
+				pt->promo_mandatory = b;
+		} else
+			err(l, k2, "unknown key '%s' in promotion",
+			    scalar(k2) ? scalar(k2) : "?");
+	}
+}
+
+/* A piece's "promotes-to" mapping: the ranks and the piece it becomes there. */
+static void read_promotes_to(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, int t)
+{
+	pt->auto_ranks = 0;
+	pt->auto_to = -1;
+	drop_refs(l->autop, l->nautop, t);
+	if (!is_map(l, val, "promotes-to"))
+		return;
+	yaml_node_t *k2, *v2;
+	for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+	     p2 < val->data.mapping.pairs.top; p2++) {
+		k2 = node(l, p2->key);
+		v2 = node(l, p2->value);
+		if (key_is(k2, "ranks"))
+			get_ranks(l, v2, "ranks", &pt->auto_ranks);
+		else if (key_is(k2, "piece"))
+			add_ref(l, l->autop, &l->nautop, (int)VC_NELEM(l->autop), t, v2);
+		else
+			err(l, k2, "unknown key '%s' in promotes-to",
+			    scalar(k2) ? scalar(k2) : "?");
+	}
+}
+
 static void read_piece(struct ld *l, yaml_node_t *n, int change)
 {
 	struct vc_variant *v = l->v;
@@ -577,55 +632,13 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 				add_ref(l, l->combine, &l->ncombine, (int)VC_NELEM(l->combine), t,
 					node(l, *it));
 		} else if (!strcmp(key, "promotion")) {
-			pt->promo_ranks = 0;
-			pt->promo_choices = 0;
-			pt->promo_mandatory = 0;
-			drop_refs(l->choices, l->nchoices, t);
-			if (!is_map(l, val, "promotion"))
-				continue;
-			yaml_node_t *k2, *v2;
-			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
-			     p2 < val->data.mapping.pairs.top; p2++) {
-				k2 = node(l, p2->key);
-				v2 = node(l, p2->value);
-				if (key_is(k2, "ranks"))
-					get_ranks(l, v2, "ranks", &pt->promo_ranks);
-				else if (key_is(k2, "choices"))
-					add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
-				else if (key_is(k2, "mandatory")) {
-					pt->promo_must_ranks = 0;
-					if (v2 && v2->type == YAML_SEQUENCE_NODE) {
-						get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
-						pt->promo_mandatory = 0;
-					} else if (!get_bool(l, v2, "mandatory", &b))
-						pt->promo_mandatory = b;
-				} else
-					err(l, k2, "unknown key '%s' in promotion",
-					    scalar(k2) ? scalar(k2) : "?");
-			}
+			read_promotion(l, val, pt, t);
 		} else if (!strcmp(key, "promotion-limit")) {
 			long x;
 			if (!get_int(l, val, "promotion-limit", 0, VC_MAXPL, &x))
 				pt->promo_limit = (int)x;
 		} else if (!strcmp(key, "promotes-to")) {
-			pt->auto_ranks = 0;
-			pt->auto_to = -1;
-			drop_refs(l->autop, l->nautop, t);
-			if (!is_map(l, val, "promotes-to"))
-				continue;
-			yaml_node_t *k2, *v2;
-			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
-			     p2 < val->data.mapping.pairs.top; p2++) {
-				k2 = node(l, p2->key);
-				v2 = node(l, p2->value);
-				if (key_is(k2, "ranks"))
-					get_ranks(l, v2, "ranks", &pt->auto_ranks);
-				else if (key_is(k2, "piece"))
-					add_ref(l, l->autop, &l->nautop, (int)VC_NELEM(l->autop), t, v2);
-				else
-					err(l, k2, "unknown key '%s' in promotes-to",
-					    scalar(k2) ? scalar(k2) : "?");
-			}
+			read_promotes_to(l, val, pt, t);
 		} else
 			err(l, k, "unknown key '%s' in a piece", key);
 	}
