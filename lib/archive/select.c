@@ -383,8 +383,10 @@ static int read_named(struct term *t, const char *expr, const char *name, size_t
 
 /* Reads the term at byte base of expr into t; expr is a copy of the
  * expression with the term's end made NUL, so that every offset in it is
- * the offset in the expression that messages give.  0, or -1. */
-static int read_term(struct term *t, char *expr, size_t base, struct vc_select_error *err)
+ * the offset in the expression that messages give (a quoted value, after
+ * its quote).  0, or -1. */
+static int read_term(struct term *t, char *expr, size_t base, int quoted,
+		     struct vc_select_error *err)
 {
 	char *text = expr + base;
 	memset(t, 0, sizeof *t);
@@ -410,7 +412,7 @@ static int read_term(struct term *t, char *expr, size_t base, struct vc_select_e
 	size_t ol = read_op(text + k, &t->kind);
 	if (ol == 0)
 		return fail(err, base + k, "expected =, ~, >=, <=, > or < after the tag name");
-	const char *v = text + k + ol;
+	const char *v = text + k + ol + quoted;
 	rc = read_named(t, expr, text, k, v, err);
 	if (rc <= 0)
 		return rc;
@@ -494,11 +496,13 @@ static size_t value_end(const struct parse *p, size_t i)
 }
 
 /* A quoted value at q (its '"'): unescaped (\" and \\) into the scratch
- * copy from q on; returns the end of the quoted text in the expression,
+ * copy from q + 1 on, so that its bytes keep their places but after an
+ * escape; returns the end of the quoted text in the expression,
  * or 0 when it is never closed. */
 static size_t unquote(struct parse *p, size_t q)
 {
-	size_t o = q;
+	size_t o = q + 1;
+	p->scratch[q] = '"';
 	for (size_t i = q + 1; i < p->len; i++) {
 		char c = p->e[i];
 		if (c == '\\' && i + 1 < p->len && (p->e[i + 1] == '"' || p->e[i + 1] == '\\'))
@@ -517,6 +521,7 @@ static int parse_term(struct parse *p)
 {
 	struct vc_select *s = p->s;
 	size_t a = p->pos, end;
+	int quoted = 0;
 	static const char *const words[] = { "valid", "invalid", "checkmate", "stalemate",
 					     "ended" };
 	size_t w = 0;
@@ -535,6 +540,7 @@ static int parse_term(struct parse *p)
 		memcpy(p->scratch + a, p->e + a, k + ol - a);
 		if (ol && p->e[k + ol] == '"') {
 			end = unquote(p, k + ol);
+			quoted = 1;
 			if (!end)
 				return fail(p->err, k + ol, "the quote is never closed");
 		} else {
@@ -545,7 +551,7 @@ static int parse_term(struct parse *p)
 	}
 	if (grow((void **)&s->t, &s->cap, s->n, sizeof *s->t) < 0)
 		return fail(p->err, a, "out of memory");
-	if (read_term(&s->t[s->n], p->scratch, a, p->err) < 0) {
+	if (read_term(&s->t[s->n], p->scratch, a, quoted, p->err) < 0) {
 		term_free(&s->t[s->n]);
 		return -1;
 	}

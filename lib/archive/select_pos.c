@@ -404,6 +404,8 @@ struct ready {
 	const struct vc_sel_pos *t;
 	int16_t *ty; /* the type of each piece token or material symbol, -1 none */
 	long *want;  /* material: the count of each colour and type, [c * ntypes + t] */
+	long total[2]; /* material=, in a variant without two-square pieces: the pieces of
+			  each colour, which the piece lists must hold (a quick test) */
 	int never;   /* cannot hold in this variant */
 	size_t at;   /* moves=: the word the next move is read from */
 	int done;    /* decided */
@@ -438,6 +440,9 @@ static int ready_term(struct ready *r, const struct vc_variant *v)
 	} else if (t->kind == SP_MATERIAL || t->kind == SP_MATERIAL_GE) {
 		if (!(r->want = calloc(2 * (size_t)nt + 1, sizeof *r->want)))
 			return -1;
+		int two = 0;
+		for (int ty = 0; ty < nt; ty++)
+			two |= (v->types[ty].props & VC_P_TWOSQUARE) != 0;
 		for (size_t i = 0; i < t->nmat; i++) {
 			int ty = vc_type_by_symbol(v, t->mat[i].sym, strlen(t->mat[i].sym));
 			if (ty < 0)
@@ -445,6 +450,10 @@ static int ready_term(struct ready *r, const struct vc_variant *v)
 			else
 				r->want[t->mat[i].color * nt + ty] += t->mat[i].count;
 		}
+		r->total[0] = r->total[1] = two || t->kind != SP_MATERIAL ? -1 : 0;
+		for (int c = 0; c < 2 && r->total[0] >= 0; c++)
+			for (int ty = 0; ty < nt; ty++)
+				r->total[c] += r->want[c * nt + ty];
 	}
 	return 0;
 }
@@ -503,7 +512,10 @@ static int pattern_holds(const struct ready *r, const struct vc_position *p)
 static int material_holds(const struct ready *r, const struct vc_position *p)
 {
 	const struct vc_variant *v = p->v;
-	long have[2 * VC_MAXT] = { 0 };
+	if (r->total[0] >= 0 && (p->npl[0] != r->total[0] || p->npl[1] != r->total[1]))
+		return 0;
+	int have[2 * VC_MAXT];
+	memset(have, 0, 2 * (size_t)v->ntypes * sizeof *have);
 	for (int c = 0; c < 2; c++)
 		for (int i = 0; i < p->npl[c]; i++)
 			have[c * v->ntypes + vc_code_type(p->board[p->plist[c][i]])]++;

@@ -142,6 +142,13 @@ VT_TEST(select_reads)
 		"Black~Carlsen|Kieseritzky",
 		"White~(a|b)",
 		"(White~(a|b))",
+		"position=rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		"(final=*/*/*/*/*/*/*/*K*)",
+		"position=8/8/8/8/8/8/8/8[Qp]",
+		"position=(CN)15/*/*/*/*/*/*/*/*/*/*/*/*/*/*/*",
+		"material=KQk or material>=R2 P3 r2",
+		"moves=\"1. e4 c5 2.Nf3 ... d6\" and not moves=d4",
+		"checkmate or stalemate or ended or end=hill or end=\"the eighth rank\"",
 	};
 	struct vc_select *s = vc_select_new();
 	struct vc_select_error err;
@@ -154,6 +161,11 @@ VT_TEST(select_reads)
 	s = vc_select_new();
 	VT_EQ_INT(vc_select_add(s, "Event~x", NULL), 0);
 	VT_EQ_INT(vc_select_needs_replay(s), 0);
+	/* an expression that does not read leaves none of its terms behind */
+	VT_EQ_INT(vc_select_add(s, "position=8/8/8/8/8/8/8/8 and material=", NULL), -1);
+	VT_EQ_INT(vc_select_needs_replay(s), 0);
+	VT_EQ_INT(vc_select_add(s, "ended", NULL), 0);
+	VT_CHECK(vc_select_needs_replay(s));
 	vc_select_free(s);
 	vc_select_free(NULL);
 }
@@ -168,8 +180,8 @@ VT_TEST(select_errors)
 		{ "WhiteElo>=high", 11, "expected a number, not 'high'" },
 		{ "WhiteElo>12x", 12, "expected a number, not '12x'" },
 		{ "=x", 1,
-		  "expected a term: Tag=value, player=, plies=, result=, game=, variant=, valid or "
-		  "invalid" },
+		  "expected a term: Tag=value, player=, plies=, result=, game=, variant=, position=, "
+		  "final=, material=, moves=, end=, valid, invalid, checkmate, stalemate or ended" },
 		{ "", 1, "expected a term" },
 		{ "White", 6, "expected =, ~, >=, <=, > or < after the tag name" },
 		{ "White!x", 6, "expected =, ~, >=, <=, > or < after the tag name" },
@@ -191,6 +203,18 @@ VT_TEST(select_errors)
 		{ "result=2-0", 8, "expected a result 1-0, 0-1, 1/2-1/2 or *, not '2-0'" },
 		{ "result>1-0", 7, "result is compared with =" },
 		{ "player>=2000", 7, "players are compared with = or ~" },
+		/* the terms about positions */
+		{ "position=", 10, "expected a position string or a pattern" },
+		{ "position=8/8/+", 14,
+		  "expected a piece, an empty square ('.' or a number), '?', '*' or '/', not '+'" },
+		{ "final=8/8 x", 11, "expected the side to move, w or b, not 'x'" },
+		{ "material=KQ+", 12,
+		  "expected a piece symbol and maybe a count, as in 'KQPkq' or 'K Q2 P3 k', not '+'" },
+		{ "material~K", 9, "material is compared with = or >=" },
+		{ "moves=\"1. e4 1/2-1/2\"", 14, "expected a move, not '1/2-1/2'" },
+		{ "end=3", 5,
+		  "expected how a game ends: checkmate, stalemate, pieces, royal, checks, region or "
+		  "the name of a region, not '3'" },
 	};
 	struct vc_select *s = vc_select_new();
 	struct vc_select_error err;
