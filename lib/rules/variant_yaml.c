@@ -522,6 +522,37 @@ static void read_promotes_to(struct ld *l, yaml_node_t *val, struct vc_ptype *pt
 	}
 }
 
+/* The keys of a piece for SAN, regions, hoppers and points: 1 when key is
+ * one of them (read), else 0. */
+static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char *key,
+			   yaml_node_t *val)
+{
+	if (!strcmp(key, "san-symbol")) {
+		if (!get_str(l, val, "san-symbol", pt->san, sizeof pt->san))
+			for (char *c = pt->san; *c; c++)
+				if (!isupper((unsigned char)*c)) {
+					err(l, val, "san-symbol '%s' must be 1 to 3 upper-case letters",
+					    pt->san);
+					break;
+				}
+	} else if (!strcmp(key, "region")) {
+		pt->region = (uint8_t)region_ref(l, val, "region");
+	} else if (!strcmp(key, "hop-immune")) {
+		drop_refs(l->immune, l->nimmune, t);
+		add_ref(l, l->immune, &l->nimmune, (int)VC_NELEM(l->immune), t, val);
+	} else if (!strcmp(key, "points")) {
+		const char *ps = scalar(val);
+		char *end = NULL;
+		double d = ps ? strtod(ps, &end) : -1;
+		if (!ps || end == ps || *end || d < 0 || d > 1000)
+			err(l, val, "'points' must be a number from 0 to 1000");
+		else
+			pt->points = (int)(d * 10 + 0.5);
+	} else
+		return 0;
+	return 1;
+}
+
 static void read_piece(struct ld *l, yaml_node_t *n, int change)
 {
 	struct vc_variant *v = l->v;
@@ -568,14 +599,8 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 						break;
 					}
 			}
-		} else if (!strcmp(key, "san-symbol")) {
-			if (!get_str(l, val, "san-symbol", pt->san, sizeof pt->san))
-				for (char *c = pt->san; *c; c++)
-					if (!isupper((unsigned char)*c)) {
-						err(l, val, "san-symbol '%s' must be 1 to 3 upper-case letters",
-						    pt->san);
-						break;
-					}
+		} else if (read_piece_more(l, pt, t, key, val)) {
+			/* the keys of hoppers, regions, SAN and points */
 		} else if (!strcmp(key, "letter")) {
 			char s[4];
 			if (!get_str(l, val, "letter", s, sizeof s)) {
@@ -603,19 +628,6 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 									  : VC_P_DIES_ALONE;
 			if (!get_bool(l, val, key, &b))
 				pt->props = b ? pt->props | bit : pt->props & ~bit;
-		} else if (!strcmp(key, "region")) {
-			pt->region = (uint8_t)region_ref(l, val, "region");
-		} else if (!strcmp(key, "hop-immune")) {
-			drop_refs(l->immune, l->nimmune, t);
-			add_ref(l, l->immune, &l->nimmune, (int)VC_NELEM(l->immune), t, val);
-		} else if (!strcmp(key, "points")) {
-			const char *ps = scalar(val);
-			char *end = NULL;
-			double d = ps ? strtod(ps, &end) : -1;
-			if (!ps || end == ps || *end || d < 0 || d > 1000)
-				err(l, val, "'points' must be a number from 0 to 1000");
-			else
-				pt->points = (int)(d * 10 + 0.5);
 		} else if (!strcmp(key, "moves")) {
 			pt->natoms = 0; /* a base's moves are replaced */
 			if (!is_seq(l, val, "moves"))

@@ -1,6 +1,6 @@
 // Random games played by Fairy-Stockfish compiled for JavaScript (the npm
-// package ffish), written in the SAN it writes, for tests/scripts/ffish-diff.sh:
-//   node ffish-games.mjs VARIANT GAMES PLIES SEED OUTDIR
+// package ffish), written in the SAN it writes, for tests/scripts/ffish-xiangqi.sh:
+//   node ffish-xiangqi.mjs VARIANT GAMES PLIES SEED OUTDIR
 // writes OUTDIR/games.pgn (each game as played, its result when ffish says
 // the game is over), OUTDIR/broken.pgn (the same games, each with one move
 // replaced by a move that is not legal there) and OUTDIR/plies (the ply of

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vchess against ffish, Fairy-Stockfish compiled for JavaScript, on the
 # xiangqi and janggi families: games played at random by ffish
-# (tests/node/ffish-games.mjs), written in the SAN it writes, must all
+# (tests/node/ffish-xiangqi.mjs), written in the SAN it writes, must all
 # validate, in --strict mode too; and the same games with one move replaced
 # by one that is not legal there must each be caught at that ply.
 #
@@ -29,8 +29,8 @@ seed=20261201
 for v in $variants; do
 	d=$tmp/$v
 	mkdir -p "$d"
-	if ! node "$node_dir/ffish-games.mjs" "$v" "$games" "$plies" "$seed" "$d" 2>"$d/err"; then
-		echo "not ok ffish-$v: ffish-games.mjs failed"
+	if ! node "$node_dir/ffish-xiangqi.mjs" "$v" "$games" "$plies" "$seed" "$d" 2>"$d/err"; then
+		echo "not ok ffish-$v: ffish-xiangqi.mjs failed"
 		sed 's/^/    /' "$d/err"
 		continue
 	fi
