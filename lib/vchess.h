@@ -846,6 +846,48 @@ int vc_summary_write(const struct vc_summary *s, struct vc_sink *out, int tsv);
 vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const char *name,
 			      const char *text, size_t len);
 
+/* ---- openings (ECO codes and names) -------------------------------------------- */
+
+/* A game's opening from the opening lists its variant's file names (key
+ * openings, vchess-variant(5)): the last position of its main line that a
+ * row of the lists reaches, by position (board, side to move, castling
+ * rights, an en-passant target only when a legal capture uses it), so that
+ * transpositions are found.  Only games that start from the variant's
+ * start (no FEN tag, or one that gives that position) are classified.  The
+ * lists are read when a game of the variant first needs them; a row that
+ * does not play is reported (code "eco-list", at its file, line and column)
+ * to the context of the call that read them, and left out.  One vc_eco may
+ * be used by several threads at once (each with its own context). */
+struct vc_eco;
+enum vc_eco_outcome {
+	VC_ECO_ADDED,       /* named: ECO and Opening tags added (the match, for classify) */
+	VC_ECO_SAME,        /* named: both tags were there with these values */
+	VC_ECO_CHANGED,     /* named: tags that were there got the list's values */
+	VC_ECO_UNNAMED,     /* no position of the game is in the lists: left alone */
+	VC_ECO_NO_LIST,     /* its variant names no list (or none could be read) */
+	VC_ECO_OTHER_START, /* it starts from another position than the lists' */
+	VC_ECO_BROKEN,      /* not valid: left alone */
+	VC_ECO_FAILED,      /* out of memory while setting the tags */
+	VC_ECO_NOUTCOMES
+};
+struct vc_eco_match {
+	const char *eco, *name; /* belong to the vc_eco */
+	long ply;               /* the ply of the named position */
+};
+struct vc_eco *vc_eco_new(void);
+void vc_eco_free(struct vc_eco *e);
+/* The opening of a game replayed into rp (vc_replay_run): VC_ECO_ADDED and
+ * *m, or why there is none. */
+enum vc_eco_outcome vc_eco_classify(struct vc_eco *e, struct vc_ctx *ctx, const struct vc_game *g,
+				    const struct vc_replay *rp, struct vc_eco_match *m);
+/* Classifies a game (valid: it replayed without error; a broken one is left
+ * alone) and sets its ECO and Opening tags, replacing those it has. */
+enum vc_eco_outcome vc_eco_apply(struct vc_eco *e, struct vc_ctx *ctx, struct vc_game *g,
+				 const struct vc_replay *rp, int valid);
+/* The named positions of v's lists (read now if they were not), or -1 when
+ * v names none. */
+long vc_eco_list_size(struct vc_eco *e, struct vc_ctx *ctx, const struct vc_variant *v);
+
 /* ---- converting archives -------------------------------------------------------- */
 
 /* A converter reads archives (text or XML, told by their first bytes, from
@@ -907,6 +949,7 @@ struct vc_convert_opts {
 	vc_each_fn *each;               /* vc_parallel_each, or NULL: one thread */
 	vc_convert_fn *game;            /* called for every game taken, or NULL */
 	void *user;
+	int add_eco;                    /* ECO and Opening tags from the openings (vc_eco_apply) */
 };
 
 struct vc_convert_counts {
@@ -918,6 +961,7 @@ struct vc_convert_counts {
 	int input_failed;  /* an input could not be opened or read to its end */
 	int output_failed; /* the output failed */
 	int rejects_failed;/* the rejects file failed */
+	long eco[VC_ECO_NOUTCOMES]; /* add_eco: games taken by outcome */
 };
 
 /* Sets the defaults: the format of each input told by its first bytes,

@@ -74,6 +74,7 @@ static void convert_free(struct vc_convert *cv)
 	vc_cv_workers_free(cv);
 	pthread_mutex_destroy(&cv->idle_lock);
 	vc_game_free(cv->g);
+	vc_eco_free(cv->eco);
 	vc_replay_free(cv->rp);
 	vc_validator_free(cv->val);
 	vc_ctx_free(cv->ctx);
@@ -103,7 +104,8 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 	cv->val = cv->ctx ? vc_validator_new(cv->ctx, &cv->vo) : NULL;
 	cv->rp = vc_replay_new(&cv->o.write, o->to);
 	cv->g = vc_game_new();
-	if (!cv->ctx || !cv->val || !cv->rp || !cv->g) {
+	cv->eco = o->add_eco ? vc_eco_new() : NULL;
+	if (!cv->ctx || !cv->val || !cv->rp || !cv->g || (o->add_eco && !cv->eco)) {
 		vc_emit(ctx, VC_SEV_ERROR, "oom", NULL, 0, 0, NULL, "out of memory");
 		convert_free(cv);
 		return NULL;
@@ -154,7 +156,10 @@ static void run_serial(struct vc_convert *cv)
 		}
 		if (!vc_select_after(cv->o.select, g, &st))
 			continue;
-		if (put_game(cv, g, st.valid && !vc_game_is_garbage(g)) < 0)
+		int valid = st.valid && !vc_game_is_garbage(g);
+		if (cv->eco)
+			cv->c.eco[vc_eco_apply(cv->eco, cv->ctx, g, cv->rp, valid)]++;
+		if (put_game(cv, g, valid) < 0)
 			break;
 	}
 	if (s == VC_FATAL)

@@ -41,6 +41,7 @@ struct result {
 	char *held, *pre; /* its diagnostics; the reader's before it */
 	size_t len, mid, npre;
 	int fatal, selected, valid;
+	int eco; /* add_eco: the outcome */
 	enum vc_convert_fate fate;
 	int piece, piece_failed;
 };
@@ -132,6 +133,8 @@ static void replay_and_format(struct vc_cv_worker *w, struct vc_game *g, struct 
 	if (!vc_select_after(cv->o.select, g, &st))
 		return;
 	r->selected = 1;
+	if (cv->eco)
+		r->eco = (int)vc_eco_apply(cv->eco, w->ctx, g, w->rp, r->valid);
 	r->mid = t->len;
 	r->fate = vc_cv_fate(cv, g, r->valid);
 	if (r->fate == VC_CONVERT_WRITTEN || r->fate == VC_CONVERT_KEPT) {
@@ -251,6 +254,8 @@ static void take(struct vc_convert *cv, struct vc_game *g, const char *piece, si
 		return;
 	}
 	vc_cv_release(cv, r->held, 0, r->mid);
+	if (cv->eco)
+		cv->c.eco[r->eco]++;
 	vc_cv_tell(cv, g, r->valid, r->fate);
 	if (r->fate == VC_CONVERT_WRITTEN || r->fate == VC_CONVERT_KEPT) {
 		if (take_piece(cv, r, piece, len) == 0) {
