@@ -396,6 +396,8 @@ struct vc_game_stats {
 	const char *variant;   /* canonical name of the game's variant, or NULL */
 	int valid;             /* no error stored for the game */
 	int unknown_variant;   /* skipped: its variant is not known */
+	enum vc_end_rule end;  /* how the main line's last position ends the game
+				  (VC_END_NONE: it goes on, or the line broke off) */
 };
 
 /* Called for every move replayed: item is its index in the game; before is
@@ -887,6 +889,49 @@ enum vc_eco_outcome vc_eco_apply(struct vc_eco *e, struct vc_ctx *ctx, struct vc
 /* The named positions of v's lists (read now if they were not), or -1 when
  * v names none. */
 long vc_eco_list_size(struct vc_eco *e, struct vc_ctx *ctx, const struct vc_variant *v);
+
+/* ---- statistics ------------------------------------------------------------------ */
+
+/* Per variant, in the order met: games, results, how the decisive games
+ * ended, plies (mean, median, maximum) and the openings the games' ECO and
+ * Opening tags name.  Statistics add up like summaries: merged in memory,
+ * or written as tab-separated lines and read back. */
+struct vc_stats;
+enum { VC_STATS_WHITE, VC_STATS_BLACK, VC_STATS_DRAW, VC_STATS_UNFINISHED, VC_STATS_NONE,
+       VC_STATS_NRESULTS };
+/* How a decisive game ended: its final position (checkmate, or a rule of
+ * the variant's own end, in the order of enum vc_end_rule), else what its
+ * Termination tag says. */
+enum { VC_STATS_MATE, VC_STATS_STALEMATE, VC_STATS_NO_PIECES, VC_STATS_ROYAL_LOST,
+       VC_STATS_CHECKS, VC_STATS_REGION, VC_STATS_RESIGNATION, VC_STATS_TIME,
+       VC_STATS_ABANDONED, VC_STATS_OTHER, VC_STATS_UNKNOWN, VC_STATS_NENDS };
+struct vc_stats_figures {
+	const char *name; /* the variant's; belongs to the statistics */
+	long games, results[VC_STATS_NRESULTS], ends[VC_STATS_NENDS];
+	long plies, max_plies;
+	long median_plies; /* -1: among the games of 4096 plies or more */
+	long classified;   /* games with an ECO or an Opening tag */
+	long openings;     /* different openings among them */
+};
+struct vc_stats *vc_stats_new(void);
+void vc_stats_free(struct vc_stats *s);
+/* Counts a game that vc_validate left as st (text that is no game is not
+ * counted); 0, or -1 when out of memory. */
+int vc_stats_add(struct vc_stats *s, const struct vc_game *g, const struct vc_game_stats *st);
+int vc_stats_merge(struct vc_stats *s, const struct vc_stats *from);
+size_t vc_stats_variant_count(const struct vc_stats *s);
+int vc_stats_variant_at(const struct vc_stats *s, size_t i, struct vc_stats_figures *f);
+/* "1-0", "0-1", "1/2-1/2", "*", "none"; "mate", "stalemate", ... "unknown". */
+const char *vc_stats_result_name(int i);
+const char *vc_stats_end_name(int i);
+/* Text (with the top most common openings of each variant) or, tsv
+ * non-zero, the lines vc_stats_read_tsv reads; 0, or -1. */
+int vc_stats_write(const struct vc_stats *s, struct vc_sink *out, int tsv, int top);
+/* Adds the lines of text that start with "stats<TAB>" (others are left to
+ * vc_summary_read_tsv); one that does not read is reported (code
+ * summary-line) and makes it return VC_FAILED. */
+vc_status vc_stats_read_tsv(struct vc_stats *s, struct vc_ctx *ctx, const char *name,
+			    const char *text, size_t len);
 
 /* ---- converting archives -------------------------------------------------------- */
 

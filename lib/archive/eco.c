@@ -278,8 +278,8 @@ static int play_row(struct vc_position *p, struct vc_ctx *ctx, const struct list
 			const char *code = NULL;
 			char msg[256];
 			if (vc_san_parse(p->v, s + t, j - t, &san, &code, msg, sizeof msg) < 0 ||
-			    vc_san_resolve(p, &san, s + t, j - t, &m, NULL, &code, msg, sizeof msg) <
-				    0) {
+			    vc_san_resolve(p, &san, s + t, j - t, &m, NULL, &code, msg,
+					   sizeof msg) < 0) {
 				vc_emit(ctx, VC_SEV_ERROR, "eco-list", l->shown, ln,
 					(long)(s + t - line) + 1, NULL, "%s", msg);
 				return -1;
@@ -485,7 +485,7 @@ enum vc_eco_outcome vc_eco_apply(struct vc_eco *e, struct vc_ctx *ctx, struct vc
 	const char *eco = vc_game_tag(g, "ECO"), *name = vc_game_tag(g, "Opening");
 	if (eco || name)
 		o = eco && name && !strcmp(eco, m.eco) && !strcmp(name, m.name) ? VC_ECO_SAME
-										  : VC_ECO_CHANGED;
+										: VC_ECO_CHANGED;
 	if (vc_game_set_tag(g, "ECO", m.eco) < 0 || vc_game_set_tag(g, "Opening", m.name) < 0)
 		return VC_ECO_FAILED;
 	return o;
