@@ -488,6 +488,20 @@ else
 		cnote c_xml xml
 		row "convert lichess text->xml" c_xml "pgn-extract --json" "$pj" "$R"
 	fi
+	# openings: the text output with ECO and Opening tags, against pgn-extract -e with its
+	# own list (eco.pgn), one thread each
+	ECOPGN=/usr/share/pgn-extract/eco.pgn
+	if ! grep -q -- '--add-eco' <<<"$chelp"; then
+		skip_row "add-eco lichess" "skipped: no vchess-convert --add-eco yet"
+	else
+		pe=''
+		[ -n "$PGNX" ] && [ -f "$ECOPGN" ] && pe=p_eco && def p_eco --null "$PGNX" -s --quiet \
+			-e"$ECOPGN" "$LP"
+		def c_eco --null "$VCONV" "${ctext[@]}" --add-eco "$LP"
+		measure c_eco "$pe"
+		cnote c_eco add-eco
+		row "add-eco lichess" c_eco "pgn-extract -e" "$pe" "$R"
+	fi
 fi
 
 # ---- Io Chess: perft, and validating 1,000 random games (no peer plays Io Chess) ------------
