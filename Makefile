@@ -14,6 +14,7 @@
 #   lib/LAYER/*.c            -> $(BUILD)/libvchess.a and $(BUILD)/libvchess.so.VERSION (+ links)
 #   formats/variants/*.yaml  -> $(BUILD)/gen/vc_embedded.c (see lib/rules/vc_embed.h), in the library
 #   formats/html/*.js, *.css -> $(BUILD)/gen/vc_embedded_html.c, the web page's script and style
+#   formats/openings/*.tsv   -> $(BUILD)/gen/vc_embedded_openings.c, the opening lists
 #   tools/vchess-NAME.c      -> $(BUILD)/bin/vchess-NAME, linked with every other tools/*.c
 #   tests/unit/t_NAME.c      -> $(BUILD)/tests/t_NAME, linked with every other tests/unit/*.c
 #
@@ -89,9 +90,10 @@ endif
 # sort: the order of $(wildcard) is not promised, and the embedded table must be stable.
 LIB_SRC = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ = $(LIB_SRC:lib/%.c=$(BUILD)/lib/%.o) $(BUILD)/gen/vc_embedded.o \
-	  $(BUILD)/gen/vc_embedded_html.o
+	  $(BUILD)/gen/vc_embedded_html.o $(BUILD)/gen/vc_embedded_openings.o
 VARIANTS = $(sort $(wildcard formats/variants/*.yaml))
 HTML_ASSETS = $(sort $(wildcard formats/html/*.js formats/html/*.css))
+OPENING_LISTS = $(sort $(wildcard formats/openings/*.tsv))
 
 TOOL_MAIN = $(sort $(wildcard tools/vchess-*.c))
 TOOL_HELPER = $(filter-out $(TOOL_MAIN),$(sort $(wildcard tools/*.c)))
@@ -143,6 +145,11 @@ $(BUILD)/gen/html.list: FORCE
 	@s='$(HTML_ASSETS)'; \
 	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
 
+$(BUILD)/gen/openings.list: FORCE
+	@mkdir -p $(@D)
+	@s='$(OPENING_LISTS)'; \
+	 if [ "$$s" != "$$(cat $@ 2>/dev/null)" ]; then printf '%s\n' "$$s" > $@; fi
+
 # ---- the library ----------------------------------------------------------------------------
 # One compile per file, with -fPIC, serves both the static and the shared library.
 $(BUILD)/lib/%.o: lib/%.c $(BUILD)/flags
@@ -158,6 +165,10 @@ $(BUILD)/gen/vc_embedded.c: $(EMBED) $(VARIANTS) $(BUILD)/gen/variants.list
 $(BUILD)/gen/vc_embedded_html.c: $(EMBED) $(HTML_ASSETS) $(BUILD)/gen/html.list
 	$(call say,EMBED,$(words $(HTML_ASSETS)) page files)$(EMBED) \
 	  --table vc_embedded_html vc_embedded_html_count $@ $(HTML_ASSETS)
+
+$(BUILD)/gen/vc_embedded_openings.c: $(EMBED) $(OPENING_LISTS) $(BUILD)/gen/openings.list
+	$(call say,EMBED,$(words $(OPENING_LISTS)) opening lists)$(EMBED) \
+	  --table vc_embedded_openings vc_embedded_opening_count $@ $(OPENING_LISTS)
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/flags
 	$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<

@@ -403,6 +403,8 @@ struct vc_game_stats {
 	const char *variant;   /* canonical name of the game's variant, or NULL */
 	int valid;             /* no error stored for the game */
 	int unknown_variant;   /* skipped: its variant is not known */
+	enum vc_end_rule end;  /* how the main line's last position ends the game
+				  (VC_END_NONE: it goes on, or the line broke off) */
 };
 
 /* Called for every move replayed: item is its index in the game; before is
@@ -866,6 +868,91 @@ int vc_summary_write(const struct vc_summary *s, struct vc_sink *out, int tsv);
 vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const char *name,
 			      const char *text, size_t len);
 
+/* ---- openings (ECO codes and names) -------------------------------------------- */
+
+/* A game's opening from the opening lists its variant's file names (key
+ * openings, vchess-variant(5)): the last position of its main line that a
+ * row of the lists reaches, by position (board, side to move, castling
+ * rights, an en-passant target only when a legal capture uses it), so that
+ * transpositions are found.  Only games that start from the variant's
+ * start (no FEN tag, or one that gives that position) are classified.  The
+ * lists are read when a game of the variant first needs them; a row that
+ * does not play is reported (code "eco-list", at its file, line and column)
+ * to the context of the call that read them, and left out.  One vc_eco may
+ * be used by several threads at once (each with its own context). */
+struct vc_eco;
+enum vc_eco_outcome {
+	VC_ECO_ADDED,       /* named: ECO and Opening tags added (the match, for classify) */
+	VC_ECO_SAME,        /* named: both tags were there with these values */
+	VC_ECO_CHANGED,     /* named: tags that were there got the list's values */
+	VC_ECO_UNNAMED,     /* no position of the game is in the lists: left alone */
+	VC_ECO_NO_LIST,     /* its variant names no list (or none could be read) */
+	VC_ECO_OTHER_START, /* it starts from another position than the lists' */
+	VC_ECO_BROKEN,      /* not valid: left alone */
+	VC_ECO_FAILED,      /* out of memory while setting the tags */
+	VC_ECO_NOUTCOMES
+};
+struct vc_eco_match {
+	const char *eco, *name; /* belong to the vc_eco */
+	long ply;               /* the ply of the named position */
+};
+struct vc_eco *vc_eco_new(void);
+void vc_eco_free(struct vc_eco *e);
+/* The opening of a game replayed into rp (vc_replay_run): VC_ECO_ADDED and
+ * *m, or why there is none. */
+enum vc_eco_outcome vc_eco_classify(struct vc_eco *e, struct vc_ctx *ctx, const struct vc_game *g,
+				    const struct vc_replay *rp, struct vc_eco_match *m);
+/* Classifies a game (valid: it replayed without error; a broken one is left
+ * alone) and sets its ECO and Opening tags, replacing those it has. */
+enum vc_eco_outcome vc_eco_apply(struct vc_eco *e, struct vc_ctx *ctx, struct vc_game *g,
+				 const struct vc_replay *rp, int valid);
+/* The named positions of v's lists (read now if they were not), or -1 when
+ * v names none. */
+long vc_eco_list_size(struct vc_eco *e, struct vc_ctx *ctx, const struct vc_variant *v);
+
+/* ---- statistics ------------------------------------------------------------------ */
+
+/* Per variant, in the order met: games, results, how the decisive games
+ * ended, plies (mean, median, maximum) and the openings the games' ECO and
+ * Opening tags name.  Statistics add up like summaries: merged in memory,
+ * or written as tab-separated lines and read back. */
+struct vc_stats;
+enum { VC_STATS_WHITE, VC_STATS_BLACK, VC_STATS_DRAW, VC_STATS_UNFINISHED, VC_STATS_NONE,
+       VC_STATS_NRESULTS };
+/* How a decisive game ended: its final position (checkmate, or a rule of
+ * the variant's own end, in the order of enum vc_end_rule), else what its
+ * Termination tag says. */
+enum { VC_STATS_MATE, VC_STATS_STALEMATE, VC_STATS_NO_PIECES, VC_STATS_ROYAL_LOST,
+       VC_STATS_CHECKS, VC_STATS_REGION, VC_STATS_RESIGNATION, VC_STATS_TIME,
+       VC_STATS_ABANDONED, VC_STATS_OTHER, VC_STATS_UNKNOWN, VC_STATS_NENDS };
+struct vc_stats_figures {
+	const char *name; /* the variant's; belongs to the statistics */
+	long games, results[VC_STATS_NRESULTS], ends[VC_STATS_NENDS];
+	long plies, max_plies;
+	long median_plies; /* -1: among the games of 4096 plies or more */
+	long classified;   /* games with an ECO or an Opening tag */
+	long openings;     /* different openings among them */
+};
+struct vc_stats *vc_stats_new(void);
+void vc_stats_free(struct vc_stats *s);
+/* Counts a game that vc_validate left as st (text that is no game is not
+ * counted); 0, or -1 when out of memory. */
+int vc_stats_add(struct vc_stats *s, const struct vc_game *g, const struct vc_game_stats *st);
+int vc_stats_merge(struct vc_stats *s, const struct vc_stats *from);
+size_t vc_stats_variant_count(const struct vc_stats *s);
+int vc_stats_variant_at(const struct vc_stats *s, size_t i, struct vc_stats_figures *f);
+/* "1-0", "0-1", "1/2-1/2", "*", "none"; "mate", "stalemate", ... "unknown". */
+const char *vc_stats_result_name(int i);
+const char *vc_stats_end_name(int i);
+/* Text (with the top most common openings of each variant) or, tsv
+ * non-zero, the lines vc_stats_read_tsv reads; 0, or -1. */
+int vc_stats_write(const struct vc_stats *s, struct vc_sink *out, int tsv, int top);
+/* Adds the lines of text that start with "stats<TAB>" (others are left to
+ * vc_summary_read_tsv); one that does not read is reported (code
+ * summary-line) and makes it return VC_FAILED. */
+vc_status vc_stats_read_tsv(struct vc_stats *s, struct vc_ctx *ctx, const char *name,
+			    const char *text, size_t len);
+
 /* ---- converting archives -------------------------------------------------------- */
 
 /* A converter reads archives (text or XML, told by their first bytes, from
@@ -951,6 +1038,7 @@ struct vc_convert_opts {
 	unsigned tags;                  /* VC_TAGS_* */
 	const char *const *drop_tags;   /* tags removed */
 	const char *const *keep_tags;   /* only these tags kept (and Variant, FEN, SetUp) */
+	int add_eco;                    /* ECO and Opening tags from the openings (vc_eco_apply) */
 };
 
 struct vc_convert_counts {
@@ -968,6 +1056,7 @@ struct vc_convert_counts {
 	size_t dup_bytes;  /* memory of the table of keys */
 	/* games written (to the output or the duplicates file) that tag work changed */
 	long plycount, roster, results, dropped, hashcode;
+	long eco[VC_ECO_NOUTCOMES]; /* add_eco: games taken by outcome */
 };
 
 /* Sets the defaults: the format of each input told by its first bytes,

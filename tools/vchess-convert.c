@@ -41,7 +41,8 @@ enum {
 	O_FIX_RESULT,
 	O_DROP_TAGS,
 	O_KEEP_TAGS,
-	O_HASHCODE
+	O_HASHCODE,
+	O_ADD_ECO
 };
 
 static const struct cli_opt opts[] = {
@@ -60,6 +61,7 @@ static const struct cli_opt opts[] = {
 	{ O_FEN_COMMENTS, "fen-comments", NULL, "the position after each move ([%fen ...])" },
 	{ O_MARK_SWAPS, "mark-swaps", NULL, "mark the moves that transform the board" },
 	{ O_PLIES, "plies", NULL, "-t fen: every position, not only the last" },
+	{ O_ADD_ECO, "add-eco", NULL, "ECO and Opening tags from the variant's openings" },
 	{ O_VARIANT, "variant", "NAME", "the variant of untagged games (default: chess)" },
 	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
 	{ 'D', "no-duplicates", NULL, "leave out games that repeat an earlier one" },
@@ -142,6 +144,25 @@ static void print_broken(const struct vc_convert_counts *c, const struct vc_conv
 		fprintf(stderr, ", %ld not written (%s)", c->rejected,
 			o->keep_broken ? "text that is no game: see --rejects"
 				       : "see --keep-broken and --rejects");
+	fputc('\n', stderr);
+}
+
+/* --add-eco: what became of the games, one line. */
+static void print_eco(const long *n)
+{
+	static const char *const what[VC_ECO_NOUTCOMES] = {
+		[VC_ECO_UNNAMED] = "in no named position",
+		[VC_ECO_NO_LIST] = "of variants without openings",
+		[VC_ECO_OTHER_START] = "from another start",
+		[VC_ECO_BROKEN] = "broken",
+		[VC_ECO_FAILED] = "failed (out of memory)",
+	};
+	fprintf(stderr, "%s: --add-eco: %ld games named (%ld tags added, %ld changed, %ld the same)",
+		cli_prog, n[VC_ECO_ADDED] + n[VC_ECO_CHANGED] + n[VC_ECO_SAME], n[VC_ECO_ADDED],
+		n[VC_ECO_CHANGED], n[VC_ECO_SAME]);
+	for (int i = VC_ECO_UNNAMED; i < VC_ECO_NOUTCOMES; i++)
+		if (n[i])
+			fprintf(stderr, ", %ld %s", n[i], what[i]);
 	fputc('\n', stderr);
 }
 
@@ -249,6 +270,7 @@ static void option(int key, const char *val, void *user)
 	case O_FEN_COMMENTS: wo->fen_after = 1; break;
 	case O_MARK_SWAPS: wo->mark_transforms = 1; break;
 	case O_PLIES: wo->fen_plies = 1; break;
+	case O_ADD_ECO: a->co.add_eco = 1; break;
 	case O_VARIANT: a->co.default_variant = val; break;
 	case O_STRICT: a->co.strict = 1; break;
 	case 'D': a->find_repeats = 1; break;
@@ -312,6 +334,8 @@ int main(int argc, char **argv)
 		cli_progress_end(&a.progress);
 		struct vc_convert_counts c;
 		vc_status s = vc_convert_close(cv, &c);
+		if (a.co.add_eco)
+			print_eco(c.eco);
 		print_broken(&c, &a.co);
 		print_work(&c, &a.co);
 		if (!c.selected && a.selects)

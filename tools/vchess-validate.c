@@ -17,6 +17,9 @@ static const char usage[] =
 	"usage: vchess-validate [OPTION]... [FILE]...\n"
 	"       vchess-validate --merge-summaries [--summary-format=text|tsv] [FILE]...\n";
 
+/* the most common openings --stats names for each variant, in text */
+#define TOP_OPENINGS 10
+
 enum {
 	O_VARIANT = 256,
 	O_FORCE,
@@ -25,7 +28,8 @@ enum {
 	O_FORMAT,
 	O_MERGE,
 	O_FIRST,
-	O_PROGRESS
+	O_PROGRESS,
+	O_STATS
 };
 
 static const struct cli_opt opts[] = {
@@ -34,11 +38,12 @@ static const struct cli_opt opts[] = {
 	{ O_STRICT, "strict", NULL, "also flag what the PGN standard does not allow" },
 	{ 'q', "quiet", NULL, "no line per problem: the exit status says it" },
 	{ O_SUMMARY, "summary", NULL, "print the counts of games and plies at the end" },
+	{ O_STATS, "stats", NULL, "per variant: results, endings, plies, openings" },
 	{ O_FORMAT, "summary-format", "FORMAT", "text (default), or tsv for --merge-summaries" },
 	{ 'v', "verbose", NULL, "draw the board and position under each problem" },
 	{ 'j', "jobs", "N", "replay in N threads (default: one a processor)" },
 	{ O_FIRST, "first-game", "N", "number the first game N (for archive pieces)" },
-	{ O_MERGE, "merge-summaries", NULL, "add up summaries written as tsv" },
+	{ O_MERGE, "merge-summaries", NULL, "add up summaries and stats written as tsv" },
 	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
 	{ 0, NULL, NULL, NULL },
 };
@@ -86,6 +91,7 @@ struct run {
 	int verbose, quiet, fatal;
 	struct cli_progress progress;
 	struct vc_summary *sum;
+	struct vc_stats *stats; /* --stats, else NULL */
 };
 
 struct worker {
@@ -154,21 +160,28 @@ static void done(void *user, struct vc_game *g, const char *out, size_t len, voi
 		return;
 	}
 	r->st.variant = r->variant[0] ? r->variant : NULL;
-	if (vc_summary_add(run->sum, g, &r->st) < 0)
+	if (vc_summary_add(run->sum, g, &r->st) < 0 ||
+	    (run->stats && vc_stats_add(run->stats, g, &r->st) < 0))
 		run->fatal = 1;
 	cli_progress_game(&run->progress);
 }
 
-/* The summary on standard output; 0, or -1 when it could not be written. */
-static int print_summary(struct vc_ctx *ctx, const struct vc_summary *s, int tsv)
+/* The summary (if s) and the statistics (if stats) on standard output; 0,
+ * or -1 when they could not be written. */
+static int print_summary(struct vc_ctx *ctx, const struct vc_summary *s,
+			 const struct vc_stats *stats, int tsv)
 {
 	struct vc_sink *out = cli_out(ctx, "-");
-	vc_summary_write(s, out, tsv);
+	if (s)
+		vc_summary_write(s, out, tsv);
+	if (stats)
+		vc_stats_write(stats, out, tsv, TOP_OPENINGS);
 	return cli_close(out, VC_OK) == CLI_OK ? 0 : -1;
 }
 
-/* Adds up summaries written with --summary-format=tsv. */
-static int merge_summaries(struct vc_ctx *ctx, const char **files, int nfiles, struct vc_summary *s)
+/* Adds up summaries and statistics written with --summary-format=tsv. */
+static int merge_summaries(struct vc_ctx *ctx, const char **files, int nfiles, struct vc_summary *s,
+			   struct vc_stats *stats)
 {
 	int bad = 0;
 	for (int i = 0; i < nfiles; i++) {
@@ -195,10 +208,11 @@ static int merge_summaries(struct vc_ctx *ctx, const char **files, int nfiles, s
 		if (f != stdin)
 			fclose(f);
 		vc_status st = vc_summary_read_tsv(s, ctx, files[i], text, len);
+		vc_status st2 = st == VC_FATAL ? st : vc_stats_read_tsv(stats, ctx, files[i], text, len);
 		free(text);
-		if (st == VC_FATAL)
+		if (st == VC_FATAL || st2 == VC_FATAL)
 			return CLI_TROUBLE;
-		bad |= st != VC_OK;
+		bad |= st != VC_OK || st2 != VC_OK;
 	}
 	return bad ? CLI_BAD_INPUT : CLI_OK;
 }
@@ -208,12 +222,17 @@ static int run_merge(const char **files, int nfiles, int tsv)
 {
 	struct vc_ctx *ctx = cli_ctx();
 	struct vc_summary *s = vc_summary_new();
-	int rc = s ? merge_summaries(ctx, files, nfiles, s) : CLI_TROUBLE;
-	if (rc != CLI_TROUBLE && print_summary(ctx, s, tsv) < 0)
+	struct vc_stats *stats = vc_stats_new();
+	int rc = s && stats ? merge_summaries(ctx, files, nfiles, s, stats) : CLI_TROUBLE;
+	/* statistics alone (written by --stats without --summary): no empty summary */
+	int nstats = stats && vc_stats_variant_count(stats);
+	const struct vc_summary *show = nstats && !vc_summary_totals(s)->games ? NULL : s;
+	if (rc != CLI_TROUBLE && print_summary(ctx, show, nstats ? stats : NULL, tsv) < 0)
 		rc = CLI_TROUBLE;
 	if (rc == CLI_OK && vc_summary_totals(s)->invalid)
 		rc = CLI_BAD_INPUT;
 	vc_summary_free(s);
+	vc_stats_free(stats);
 	vc_ctx_free(ctx);
 	return rc;
 }
@@ -244,9 +263,11 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 	struct vc_ctx *ctx = cli_ctx();
 	cli_progress_start(&run->progress, ctx);
 	run->sum = vc_summary_new();
-	if (!run->sum || check_variants(ctx, &run->vo) < 0) {
+	if (!run->sum || (summary & 2 && !(run->stats = vc_stats_new())) ||
+	    check_variants(ctx, &run->vo) < 0) {
 		vc_ctx_free(ctx);
 		vc_summary_free(run->sum);
+		vc_stats_free(run->stats);
 		return CLI_TROUBLE;
 	}
 	int trouble = 0;
@@ -273,17 +294,19 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 	}
 	const struct vc_summary_totals *t = vc_summary_totals(run->sum);
 	cli_progress_end(&run->progress);
-	if (summary && print_summary(ctx, run->sum, tsv) < 0)
+	if (summary && print_summary(ctx, summary & 1 ? run->sum : NULL, run->stats, tsv) < 0)
 		trouble = 1;
 	int rc = trouble ? CLI_TROUBLE : t->invalid ? CLI_BAD_INPUT : CLI_OK;
 	vc_summary_free(run->sum);
+	vc_stats_free(run->stats);
 	vc_ctx_free(ctx);
 	return rc;
 }
 
 struct args {
 	const char *variant, *force;
-	int strict, quiet, summary, verbose, tsv, merge, jobs;
+	int strict, quiet, verbose, tsv, merge, jobs;
+	int summary; /* 1 --summary, 2 --stats */
 	long first_game;
 	struct cli_progress progress;
 };
@@ -296,7 +319,8 @@ static void option(int key, const char *val, void *user)
 	case O_FORCE: a->force = val; break;
 	case O_STRICT: a->strict = 1; break;
 	case 'q': a->quiet = 1; break;
-	case O_SUMMARY: a->summary = 1; break;
+	case O_SUMMARY: a->summary |= 1; break;
+	case O_STATS: a->summary |= 2; break;
 	case 'v': a->verbose = 1; break;
 	case O_MERGE: a->merge = 1; break;
 	case 'j': a->jobs = (int)cli_number_arg("-j", val, 1, 1024); break;

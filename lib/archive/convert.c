@@ -85,6 +85,7 @@ static void convert_free(struct vc_convert *cv)
 	vc_cv_workers_free(cv);
 	pthread_mutex_destroy(&cv->idle_lock);
 	vc_game_free(cv->g);
+	vc_eco_free(cv->eco);
 	vc_replay_free(cv->rp);
 	vc_validator_free(cv->val);
 	vc_dupes_free(cv->dupes);
@@ -117,7 +118,9 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 	cv->rp = vc_replay_new(&cv->o.write, o->to);
 	cv->g = vc_game_new();
 	cv->dupes = o->dup_by != VC_DUP_NONE ? vc_dupes_new(o->verbose) : NULL;
-	if (!cv->ctx || !cv->val || !cv->rp || !cv->g || (o->dup_by != VC_DUP_NONE && !cv->dupes)) {
+	cv->eco = o->add_eco ? vc_eco_new() : NULL;
+	if (!cv->ctx || !cv->val || !cv->rp || !cv->g || (o->dup_by != VC_DUP_NONE && !cv->dupes) ||
+	    (o->add_eco && !cv->eco)) {
 		vc_emit(ctx, VC_SEV_ERROR, "oom", NULL, 0, 0, NULL, "out of memory");
 		convert_free(cv);
 		return NULL;
@@ -202,6 +205,9 @@ static void run_serial(struct vc_convert *cv)
 		}
 		if (!taken)
 			continue;
+		if (cv->eco)
+			cv->c.eco[vc_eco_apply(cv->eco, cv->ctx, g, cv->rp,
+					       st.valid && !vc_game_is_garbage(g))]++;
 		if (put_game(cv, g, &st) < 0) {
 			cv->c.input_failed |= !cv->out.failed;
 			break;

@@ -92,6 +92,7 @@ struct vc_convert {
 	struct vc_cv_out out;
 	struct vc_cv_rejects rj;
 	struct vc_convert_counts c;
+	struct vc_eco *eco; /* add_eco: the books, shared by the threads */
 	long number; /* of the next game read: inputs go on counting */
 	/* the input at hand */
 	enum vc_format from;

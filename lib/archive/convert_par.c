@@ -42,6 +42,7 @@ struct result {
 	char *held, *pre; /* its diagnostics; the reader's before it */
 	size_t len, mid, npre;
 	int fatal, selected, valid;
+	int eco; /* add_eco: the outcome */
 	enum vc_convert_fate fate;
 	int piece, piece_failed;
 	struct vc_cv_tagnote tn; /* tag work done */
@@ -139,6 +140,8 @@ static void replay_and_format(struct vc_cv_worker *w, struct vc_game *g, struct 
 		r->fatal = taken < 0;
 		return;
 	}
+	if (cv->eco) /* before the tag work, as with one thread */
+		r->eco = (int)vc_eco_apply(cv->eco, w->ctx, g, w->rp, r->valid);
 	if (vc_cv_tagwork(&cv->o, g, &st, w->val, &r->tn) < 0) {
 		struct vc_diag d = { VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory" };
 		vc_cv_hold(t, &d);
@@ -296,6 +299,8 @@ static void take(struct vc_convert *cv, struct vc_game *g, const char *piece, si
 	}
 	if (rep)
 		fate = VC_CONVERT_REPEAT;
+	if (cv->eco)
+		cv->c.eco[r->eco]++;
 	vc_cv_tell(cv, g, r->valid, fate);
 	if (fate == VC_CONVERT_REPEAT) {
 		take_repeat(cv, g, r, piece, len);

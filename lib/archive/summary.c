@@ -237,7 +237,9 @@ vc_status vc_summary_read_tsv(struct vc_summary *s, struct vc_ctx *ctx, const ch
 		if (cr)
 			use = (size_t)(cr - text);
 		ln++;
-		int rc = use ? read_line(s, text, use) : 0;
+		/* statistics lines are vc_stats_read_tsv's (stats.c) */
+		int stats = use > 6 && !memcmp(text, "stats\t", 6);
+		int rc = use && !stats ? read_line(s, text, use) : 0;
 		if (rc < 0) {
 			vc_emit(ctx, VC_SEV_ERROR, "oom", name, ln, 0, NULL, "out of memory");
 			return VC_FATAL;

@@ -57,6 +57,7 @@ struct vc_validator {
 	int nnames;
 	struct vc_position *pos;
 	const struct vc_variant *cur;
+	enum vc_end_rule end; /* of the last game's main line (check_result) */
 	struct frame *frames;
 	int nframes, capframes;
 	char **fens;
@@ -863,7 +864,7 @@ static void check_result(struct vc_validator *val, struct vc_game *g, enum vc_se
 	if (val->frames[0].dead)
 		return;
 	struct vc_end e;
-	vc_position_end(val->pos, &e);
+	val->end = vc_position_end(val->pos, &e);
 	const char *said = res ? res : tag;
 	if (!e.result || !said || !strcmp(said, "*") || !strcmp(said, e.result))
 		return;
@@ -921,7 +922,9 @@ vc_status vc_validate(struct vc_validator *val, struct vc_game *g, struct vc_gam
 	/* back to the end of the main line: close what the reader left open */
 	while (val->nframes > 1)
 		pop_frame(val);
+	val->end = VC_END_NONE;
 	check_result(val, g, soft);
+	st->end = val->end;
 	mp_result(val, g); /* multi-player records */
 	st->valid = vc_game_worst(g) < VC_SEV_ERROR;
 	return st->valid ? VC_OK : VC_FAILED;

@@ -79,6 +79,8 @@ void vc_variant_free(struct vc_variant *v)
 	free(v->pins[0]);
 	free(v->pins[1]);
 	free(v->tparent);
+	for (int i = 0; i < v->nopenings; i++)
+		free(v->openings[i]);
 	free(v);
 }
 

@@ -11,8 +11,8 @@
  *
  * A file may name a base variant ("base: chess"): its documents are loaded
  * too, up to VC_MAXBASE deep, and each top-level key is read from the most
- * derived document that has it, but for name, title and aliases, which are
- * never inherited, and pieces, which are read from the base first and then
+ * derived document that has it, but for name, title, aliases and openings,
+ * which are never inherited, and pieces, which are read from the base first and then
  * changed piece by piece (a piece of the same name is updated key by key, a
  * new one is added).
  */
@@ -1339,6 +1339,31 @@ static void read_aliases(struct ld *l, yaml_node_t *n)
 	}
 }
 
+/* openings: one name or a list of them, each a built-in opening list file
+ * or a path (archive/eco.c reads them when a game needs them). */
+static void read_openings(struct ld *l, yaml_node_t *n)
+{
+	struct vc_variant *v = l->v;
+	yaml_node_item_t one = 0, *it = &one, *top = &one + 1;
+	if (n && n->type == YAML_SEQUENCE_NODE) {
+		it = n->data.sequence.items.start;
+		top = n->data.sequence.items.top;
+	} else if (!scalar(n)) {
+		err(l, n, "'openings' must be a file name or a list of them");
+		return;
+	}
+	for (; it < top; it++) {
+		yaml_node_t *f = it == &one ? n : node(l, *it);
+		const char *s = scalar(f);
+		if (!s || !*s)
+			err(l, f, "'openings' names files: strings");
+		else if (v->nopenings < VC_MAXOPENINGS)
+			v->openings[v->nopenings++] = vc_strdup(s);
+		else
+			err(l, f, "at most %d opening list files", VC_MAXOPENINGS);
+	}
+}
+
 /* The board (n NULL when the file has none); without its size, a stand-in
  * one, so that the rest is checked too. */
 static void read_board_or_stand_in(struct ld *l, yaml_node_t *root, yaml_node_t *n)
@@ -1565,6 +1590,7 @@ static const struct top_key {
 	{ "name", read_name, 0 },
 	{ "title", read_title, 0 },
 	{ "aliases", read_aliases, 0 },
+	{ "openings", read_openings, 0 },
 	{ "base", NULL, KEEP_BASE },
 	{ "board", NULL, KEEP_BOARD },
 	{ "pieces", NULL, KEEP_PIECES },

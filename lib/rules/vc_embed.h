@@ -32,4 +32,9 @@ extern const size_t vc_embedded_variant_count;
 extern const struct vc_embedded vc_embedded_html[];
 extern const size_t vc_embedded_html_count;
 
+/* The same for formats/openings/NAME.tsv: the opening lists that variant files
+ * name (key openings), read by archive/eco.c ("a.tsv" .. "e.tsv"). */
+extern const struct vc_embedded vc_embedded_openings[];
+extern const size_t vc_embedded_opening_count;
+
 #endif

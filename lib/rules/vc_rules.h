@@ -32,6 +32,7 @@
 #define VC_MAXEP 8       /* en-passant target squares at once */
 #define VC_MAXPL 512     /* pieces of one side on the board */
 #define VC_MAXALIAS 12
+#define VC_MAXOPENINGS 8 /* opening list files per variant */
 
 /* ---- geometry ---- */
 static inline int vc_sq(int files, int f, int r) { return r * files + f; }
@@ -261,6 +262,10 @@ struct vc_variant {
 	char *name, *title, *source;
 	char *aliases[VC_MAXALIAS];
 	int naliases;
+	/* the opening lists the file names (key openings, never inherited):
+	 * built-in list files or paths (archive/eco.c reads them) */
+	char *openings[VC_MAXOPENINGS];
+	int nopenings;
 	int files, ranks, nsq;
 	char file_alias[VC_MAXF]; /* extra letter read for a file (Io's 'L'), or 0 */
 	struct vc_ptype types[VC_MAXT];

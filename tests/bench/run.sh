@@ -583,6 +583,20 @@ else
 	printf "$FMT" "$label" "$(secs c_dup10)" "the same, x1" "$(secs c_dup)" \
 		"$(awk -v a="${T[c_dup]:-0}" -v b="${T[c_dup10]:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" \
 		"$(rss "${M[c_dup10]:-}")" "$(rss "${M[c_dup]:-}")" "$R"
+	# openings: the text output with ECO and Opening tags, against pgn-extract -e with its
+	# own list (eco.pgn), one thread each
+	ECOPGN=/usr/share/pgn-extract/eco.pgn
+	if ! grep -q -- '--add-eco' <<<"$chelp"; then
+		skip_row "add-eco lichess" "skipped: no vchess-convert --add-eco yet"
+	else
+		pe=''
+		[ -n "$PGNX" ] && [ -f "$ECOPGN" ] && pe=p_eco && def p_eco --null "$PGNX" -s --quiet \
+			-e"$ECOPGN" "$LP"
+		def c_eco --null "$VCONV" "${ctext[@]}" --add-eco "$LP"
+		measure c_eco "$pe"
+		cnote c_eco add-eco
+		row "add-eco lichess" c_eco "pgn-extract -e" "$pe" "$R"
+	fi
 fi
 
 # ---- Io Chess: perft, and validating 1,000 random games (no peer plays Io Chess) ------------
