@@ -9,8 +9,9 @@
  *  - tags: the Seven Tag Roster first (each name with all its duplicates,
  *    in the order read), then the rest in the order read;
  *  - escape lines that open the game stand before the tags;
- *  - moves in the variant's canonical SAN when they were replayed, as
- *    written when not (a line is dead after its first error);
+ *  - moves in the variant's canonical SAN when they were replayed (long
+ *    algebraic or coordinates on request), as written when not (a line is
+ *    dead after its first error); NAGs and move suffixes, unless left out;
  *  - comments with each run of blanks made one space (so that folding a
  *    line inside a comment, or reading it back, changes nothing);
  *  - comments the writer adds itself: the errors of an invalid game at the
@@ -555,6 +556,8 @@ static void add_move_extras(struct build *b, struct vc_canon_frame *f, size_t mi
 	size_t i = *ip;
 	while (i + 1 < b->n && vc_game_item(g, i + 1)->type == VC_IT_NAG) {
 		i++;
+		if (b->o->no_nags)
+			continue;
 		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
 		if (e)
 			e->nag = vc_game_item(g, i)->nag;
@@ -582,11 +585,13 @@ static void add_move(struct build *b, struct vc_canon_frame *f, size_t *ip)
 {
 	size_t i = *ip;
 	const struct vc_item *it = vc_game_item(b->g, i);
-	const char *san = vc_replay_san(b->rp, i, b->o->long_algebraic);
+	const char *san = vc_replay_san(b->rp, i, b->o->long_algebraic || b->o->uci);
 	struct vc_cev *e = san ? add_ev(b->c, VC_CE_MOVE, (long)i, san, strlen(san))
 			       : add_ev(b->c, VC_CE_MOVE, (long)i, it->text, it->len);
 	if (!e)
 		return;
+	if (b->o->no_nags)
+		e->flags |= VC_CEF_BARE;
 	int side = f->side;
 	long num = f->num;
 	if (san) {
@@ -652,6 +657,8 @@ static void add_item(struct build *b, size_t *ip)
 		f->interrupted = 1;
 		break;
 	case VC_IT_NAG: {
+		if (b->o->no_nags)
+			break;
 		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
 		if (e)
 			e->nag = it->nag;

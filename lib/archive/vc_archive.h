@@ -74,6 +74,8 @@ int vc_text_game(struct vc_buf *b, const struct vc_game *g, const struct vc_cano
 		 size_t width);
 /* The position strings of the FEN format, appended to b. */
 void vc_fen_game(struct vc_buf *b, const struct vc_replay *rp, int plies);
+/* The EPD lines of the main line (vchess-convert(1)), appended to b. */
+void vc_epd_game(struct vc_buf *b, const struct vc_game *g, const struct vc_replay *rp);
 /* One JSON line; -1 out of memory. */
 int vc_json_game(struct vc_buf *out, const struct vc_game *g, const struct vc_replay *rp,
 		 const struct vc_canon *c, const struct vc_write_opts *o);

@@ -134,7 +134,7 @@ static void move_obj(struct jw *j, const struct vc_game *g, const struct vc_repl
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !o->no_nags)
 		jkv(j, 1, "suffix", it->suffix, it->suffix_len);
 	if (it->flags & VC_IF_EP_MARK)
 		vc_buf_adds(j->b, ",\"ep\":true");

@@ -545,7 +545,7 @@ static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct v
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !x->o.no_nags)
 		o = PUT_ATTR(o, "suffix", it->suffix, it->suffix_len < 3 ? it->suffix_len : 2);
 	if (it->flags & VC_IF_EP_MARK)
 		o = PUT_ATTR(o, "ep", "1", 1);
@@ -623,7 +623,7 @@ static void em_move(struct vc_xml_out *x, const struct vc_game *g, const struct 
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !x->o.no_nags)
 		em_attr(x, "suffix", it->suffix, it->suffix_len);
 	if (it->flags & VC_IF_EP_MARK)
 		em_attr_raw(x, "ep", "1", 1);
