@@ -82,6 +82,8 @@ struct vc_writer *vc_writer_open(struct vc_ctx *ctx, struct vc_sink *sink, enum 
 		free(w);
 		return NULL;
 	}
+	/* the moves' annotations as data: for the formats that carry them */
+	w->c->want_data = fmt == VC_FORMAT_XML || fmt == VC_FORMAT_JSON;
 	if (fmt == VC_FORMAT_XML)
 		vc_xml_global_init();
 	return w;

@@ -508,6 +508,9 @@ static int read_line(struct vc_xml_reader *x)
 				rc = add_item(x, VC_IT_VAR_END, ")", 1, 0, NULL, 0, 0);
 			else
 				depth++;
+		} else if (!strcmp(nm, "arrow") || !strcmp(nm, "square")) {
+			/* a move's annotations as data: its comments say them */
+			rc = skip_element(x, &again);
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in moves ignored", nm);
 			rc = skip_element(x, &again);
