@@ -607,11 +607,16 @@ enum vc_format {
 	VC_FORMAT_TEXT, /* the PGN-like text of vchess-text(5), canonical */
 	VC_FORMAT_XML,  /* vchess-xml(5) */
 	VC_FORMAT_JSON, /* JSON lines: one object per game, the content of the XML */
-	VC_FORMAT_FEN   /* one position string per game, or per ply */
+	VC_FORMAT_FEN,  /* one position string per game, or per ply */
+	VC_FORMAT_EPD   /* one EPD line per ply of the main line: the position without
+			   its counters, then hmvc, fmvn and id "game N ply P" */
 };
 
 struct vc_write_opts {
 	int long_algebraic;  /* text: moves in long algebraic (Ng1-f3) */
+	int uci;             /* text: moves in coordinates as engines write them
+				(vc_move_coord: e2e4, e7e8q, P@e4); wins over long */
+	int no_nags;         /* leave out NAGs and the suffixes (!, ?, !?...) of moves */
 	int no_comments;     /* leave out comments and escape lines */
 	int no_variations;   /* leave out variations */
 	int no_tags;         /* leave out the tags */
@@ -662,7 +667,8 @@ enum vc_cev_type {
 	VC_CE_TAG,       /* item: tag index; text: the value */
 	VC_CE_ESCAPE,    /* an escape line, text without the '%' */
 	VC_CE_MOVE,      /* item: the game item; text: canonical SAN (long algebraic on
-			    request) when replayed, else as written; the suffix is the item's */
+			    request, coordinates with uci) when replayed, else as written;
+			    the suffix is the item's, unless VC_CEF_BARE */
 	VC_CE_COMMENT,   /* text: normalised (see below) */
 	VC_CE_NAG,       /* item: the game item; nag */
 	VC_CE_VAR_START, /* '(' */
@@ -677,6 +683,7 @@ enum vc_cev_type {
 #define VC_CEF_SEMI 0x08      /* a comment that holds '}': written as a ';' comment */
 #define VC_CEF_REPLAYED 0x10  /* a move that was replayed: text is canonical */
 #define VC_CEF_NUMBER 0x20    /* write the move number before this move */
+#define VC_CEF_BARE 0x80      /* moves: write no suffix (no_nags) */
 #define VC_CEF_PLAIN 0x40     /* comments: text is printable ASCII without '<', '>', '&',
 				 '"' or '\\', safe as it is in XML, JSON and text */
 

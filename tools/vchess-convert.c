@@ -42,12 +42,14 @@ enum {
 	O_DROP_TAGS,
 	O_KEEP_TAGS,
 	O_HASHCODE,
-	O_ADD_ECO
+	O_ADD_ECO,
+	O_MOVES,
+	O_NO_NAGS
 };
 
 static const struct cli_opt opts[] = {
 	{ 'f', "from", "FORMAT", "input format: text or xml (default: told by its bytes)" },
-	{ 't', "to", "FORMAT", "output: text (default), xml, fen or json-lines" },
+	{ 't', "to", "FORMAT", "output: text (default), xml, fen, epd or json-lines" },
 	{ 'o', "output", "OUT", "write to OUT (default: standard output)" },
 	{ 'z', "gzip", NULL, "compress the output with gzip" },
 	{ O_SELECT, "select", "EXPR", "take only the games EXPR matches (repeatable)" },
@@ -55,8 +57,10 @@ static const struct cli_opt opts[] = {
 	{ O_KEEP, "keep-broken", NULL, "write broken games too, with their errors" },
 	{ O_REJECTS, "rejects", "FILE", "the bytes of broken games to FILE" },
 	{ O_LONG, "long", NULL, "moves in long algebraic notation (Ng1-f3)" },
+	{ O_MOVES, "moves", "STYLE", "text: moves as san (default), lan (--long) or uci" },
 	{ O_NO_COMMENTS, "no-comments", NULL, "leave out comments" },
 	{ O_NO_VARIATIONS, "no-variations", NULL, "leave out variations" },
+	{ O_NO_NAGS, "no-nags", NULL, "leave out NAGs and move suffixes (!, ?, !?...)" },
 	{ O_NO_TAGS, "no-tags", NULL, "leave out the tags" },
 	{ O_FEN_COMMENTS, "fen-comments", NULL, "the position after each move ([%fen ...])" },
 	{ O_MARK_SWAPS, "mark-swaps", NULL, "mark the moves that transform the board" },
@@ -254,7 +258,8 @@ static void option(int key, const char *val, void *user)
 		break;
 	case 't':
 		if ((to = vc_format_parse(val)) < 0)
-			cli_misuse("unknown output format '%s' (text, xml, fen or json-lines)", val);
+			cli_misuse("unknown output format '%s' (text, xml, fen, epd or json-lines)",
+				   val);
 		a->co.to = (enum vc_format)to;
 		break;
 	case 'o': a->co.out = val; break;
@@ -263,7 +268,14 @@ static void option(int key, const char *val, void *user)
 	case O_SPLIT: a->co.split = cli_number_arg("--split", val, 1, LONG_MAX); break;
 	case O_KEEP: a->co.keep_broken = 1; break;
 	case O_REJECTS: a->co.rejects = val; break;
-	case O_LONG: wo->long_algebraic = 1; break;
+	case O_LONG: wo->long_algebraic = 1, wo->uci = 0; break;
+	case O_MOVES:
+		if (strcmp(val, "san") && strcmp(val, "lan") && strcmp(val, "uci"))
+			cli_misuse("--moves must be san, lan or uci, not '%s'", val);
+		wo->long_algebraic = !strcmp(val, "lan");
+		wo->uci = !strcmp(val, "uci");
+		break;
+	case O_NO_NAGS: wo->no_nags = 1; break;
 	case O_NO_COMMENTS: wo->no_comments = 1; break;
 	case O_NO_VARIATIONS: wo->no_variations = 1; break;
 	case O_NO_TAGS: wo->no_tags = 1; break;

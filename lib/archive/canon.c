@@ -9,8 +9,9 @@
  *  - tags: the Seven Tag Roster first (each name with all its duplicates,
  *    in the order read), then the rest in the order read;
  *  - escape lines that open the game stand before the tags;
- *  - moves in the variant's canonical SAN when they were replayed, as
- *    written when not (a line is dead after its first error);
+ *  - moves in the variant's canonical SAN when they were replayed (long
+ *    algebraic or coordinates on request), as written when not (a line is
+ *    dead after its first error); NAGs and move suffixes, unless left out;
  *  - comments with each run of blanks made one space (so that folding a
  *    line inside a comment, or reading it back, changes nothing);
  *  - comments the writer adds itself: the errors of an invalid game at the
@@ -59,6 +60,9 @@ void vc_canon_free(struct vc_canon *c)
 	free(c->poff);
 	free(c->fr);
 	free(c->mark);
+	free(c->dix);
+	free(c->md);
+	free(c->mk);
 	vc_buf_free(&c->pool);
 	vc_buf_free(&c->tmp);
 	free(c);
@@ -397,6 +401,255 @@ static void start_of(const struct vc_game *g, int *side, long *num)
 	}
 }
 
+/* ---- the moves' annotations as data ---- */
+
+static int is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* Digits at s[*i], between min and max of them: 1 and *i past them. */
+static int digits(const char *s, size_t n, size_t *i, int min, int max)
+{
+	int k = 0;
+	while (*i < n && is_digit(s[*i]) && k < max)
+		(*i)++, k++;
+	return k >= min && !(*i < n && is_digit(s[*i]));
+}
+
+/* A clock, H:MM:SS with maybe a fraction (1 to 5 digits of hours, 1 or 2
+ * of minutes and seconds, up to 3 after the point), copied into out. */
+static int read_clock(const char *s, size_t n, char out[24])
+{
+	size_t i = 0;
+	if (!digits(s, n, &i, 1, 5) || i >= n || s[i++] != ':' || !digits(s, n, &i, 1, 2) ||
+	    i >= n || s[i++] != ':' || !digits(s, n, &i, 1, 2))
+		return 0;
+	if (i < n && s[i] == '.' && (++i, !digits(s, n, &i, 1, 3)))
+		return 0;
+	if (i != n)
+		return 0;
+	memcpy(out, s, n);
+	out[n] = 0;
+	return 1;
+}
+
+/* Appends the digits [s, s + n) without leading zeros (one kept). */
+static size_t put_digits(char *o, const char *s, size_t n)
+{
+	while (n > 1 && *s == '0')
+		s++, n--;
+	memcpy(o, s, n);
+	return n;
+}
+
+/* An evaluation: pawns ([+-]D, [+-]D.D, [+-].D, up to 6 digits on each
+ * side) or a mate (#[+-]D, up to 4 digits), then maybe ",DEPTH"; written
+ * into d as JSON numbers. */
+static int read_eval(const char *s, size_t n, struct vc_move_data *d)
+{
+	size_t i = 0, comma = n;
+	for (size_t k = 0; k < n; k++)
+		if (s[k] == ',') {
+			comma = k;
+			break;
+		}
+	char num[24], dep[8] = "";
+	if (comma < n) {
+		size_t j = comma + 1;
+		if (!digits(s, n, &j, 1, 4) || j != n)
+			return 0;
+		dep[put_digits(dep, s + comma + 1, n - comma - 1)] = 0;
+	}
+	int mate = i < comma && s[i] == '#';
+	i += (size_t)mate;
+	int neg = i < comma && s[i] == '-';
+	i += i < comma && (s[i] == '-' || s[i] == '+');
+	size_t k = 0, p = i;
+	if (neg)
+		num[k++] = '-';
+	int whole = digits(s, comma, &i, 1, mate ? 4 : 6);
+	if (mate) {
+		if (!whole || i != comma)
+			return 0;
+		k += put_digits(num + k, s + p, i - p);
+	} else {
+		if (whole)
+			k += put_digits(num + k, s + p, i - p);
+		else
+			num[k++] = '0';
+		if (i < comma && s[i] == '.') {
+			size_t f = ++i;
+			if (!digits(s, comma, &i, 1, 6))
+				return 0;
+			num[k++] = '.';
+			memcpy(num + k, s + f, i - f);
+			k += i - f;
+		} else if (!whole) {
+			return 0;
+		}
+		if (i != comma)
+			return 0;
+	}
+	num[k] = 0;
+	strcpy(mate ? d->mate : d->eval, num);
+	(mate ? d->eval : d->mate)[0] = 0;
+	strcpy(d->depth, dep);
+	return 1;
+}
+
+/* A square: a file letter and a rank from 1 to 99, on the board of v
+ * when the variant is known. */
+static size_t read_sq(const struct vc_variant *v, const char *s, size_t n, char out[4])
+{
+	if (n < 2 || s[0] < 'a' || s[0] > 'z' || s[1] < '1' || s[1] > '9')
+		return 0;
+	size_t k = 2 + (n > 2 && is_digit(s[2]));
+	int rank = k == 3 ? (s[1] - '0') * 10 + s[2] - '0' : s[1] - '0';
+	if (v && (s[0] - 'a' >= v->files || rank > v->ranks))
+		return 0;
+	memcpy(out, s, k);
+	out[k] = 0;
+	return k;
+}
+
+static int grow_marks(struct vc_canon *c)
+{
+	if (c->nmk < c->capmk)
+		return 0;
+	size_t nc = c->capmk ? c->capmk * 2 : 32;
+	struct vc_mark *nm = realloc(c->mk, nc * sizeof *nm);
+	if (!nm) {
+		c->oom = 1;
+		return -1;
+	}
+	c->mk = nm;
+	c->capmk = nc;
+	return 0;
+}
+
+/* [%cal Ge2e4,Rd7d5] (arrows: two squares) or [%csl Gd4] (squares: one);
+ * as lichess reads them, either command may hold either.  Every item must
+ * read, or none is taken. */
+static int read_marks(struct vc_canon *c, const struct vc_variant *v, const char *s, size_t n)
+{
+	size_t first = c->nmk, i = 0;
+	while (i < n) {
+		struct vc_mark m = { 0 };
+		size_t e = i;
+		while (e < n && s[e] != ',')
+			e++;
+		size_t k = i + 1, a = 0, b = 0;
+		if (e - i < 3 || !s[i] || !strchr("RGYB", s[i]) ||
+		    (a = read_sq(v, s + k, e - k, m.from)) == 0 ||
+		    (k + a < e && (b = read_sq(v, s + k + a, e - k - a, m.to)) == 0) || k + a + b != e ||
+		    (e < n && e + 1 == n) || grow_marks(c) < 0) {
+			c->nmk = first;
+			return 0;
+		}
+		m.color = s[i];
+		c->mk[c->nmk++] = m;
+		i = e + (e < n);
+	}
+	return c->nmk > first;
+}
+
+/* The commands of one comment into d: the clock, elapsed time and
+ * evaluation (the last of each counts, as lichess reads them), every
+ * arrow and square. */
+static void read_data(struct vc_canon *c, const struct vc_variant *v, const char *t, size_t n,
+		      struct vc_move_data *d)
+{
+	size_t pos = 0;
+	struct vc_annot_cmd cmd;
+	while (vc_annot_next(t, n, &pos, &cmd)) {
+		size_t nl = cmd.name_len;
+		const char *a = cmd.name + nl, *end = t + cmd.off + cmd.len;
+		if (cmd.kind != VC_ANNOT_OTHER || end[-1] != ']' || a >= end || *a != ' ')
+			continue;
+		a++;
+		size_t al = (size_t)(end - 1 - a);
+		while (al && a[al - 1] == ' ')
+			al--;
+		if (nl == 3 && !memcmp(cmd.name, "clk", 3) && al < 24) {
+			read_clock(a, al, d->clk);
+		} else if (nl == 3 && !memcmp(cmd.name, "emt", 3) && al < 24) {
+			read_clock(a, al, d->emt);
+		} else if (nl == 4 && !memcmp(cmd.name, "eval", 4)) {
+			read_eval(a, al, d);
+		} else if (nl == 3 && (!memcmp(cmd.name, "cal", 3) || !memcmp(cmd.name, "csl", 3))) {
+			read_marks(c, v, a, al);
+		}
+	}
+}
+
+/* Comments the writer made are not the player's: no data there. */
+static int is_data_source(const struct vc_cev *e)
+{
+	return e->type == VC_CE_COMMENT && !(e->flags & (VC_CEF_GENERATED | VC_CEF_DERIVED)) &&
+	       memchr(e->text, '[', e->len);
+}
+
+/* The data of every move, from the comments that follow it; squares on
+ * v's board when v is known. */
+static void add_data(struct vc_canon *c, const struct vc_variant *v)
+{
+	c->nmd = c->nmk = 0;
+	if (c->n > c->capdix) {
+		long *nd = realloc(c->dix, c->cap * sizeof *nd);
+		if (!nd) {
+			c->oom = 1;
+			return;
+		}
+		c->dix = nd;
+		c->capdix = c->cap;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		c->dix[i] = -1;
+		if (c->ev[i].type != VC_CE_MOVE)
+			continue;
+		struct vc_move_data d = { .mark0 = c->nmk };
+		int any = 0;
+		for (size_t k = i + 1; k < c->n; k++) {
+			const struct vc_cev *e = &c->ev[k];
+			if (e->type != VC_CE_COMMENT && e->type != VC_CE_NAG &&
+			    e->type != VC_CE_ESCAPE)
+				break;
+			if (is_data_source(e)) {
+				read_data(c, v, e->text, e->len, &d);
+				any = 1;
+			}
+		}
+		d.nmark = c->nmk - d.mark0;
+		if (!any || (!d.clk[0] && !d.emt[0] && !d.eval[0] && !d.mate[0] && !d.nmark))
+			continue;
+		if (c->nmd == c->capmd) {
+			size_t nc = c->capmd ? c->capmd * 2 : 128;
+			struct vc_move_data *nm = realloc(c->md, nc * sizeof *nm);
+			if (!nm) {
+				c->oom = 1;
+				return;
+			}
+			c->md = nm;
+			c->capmd = nc;
+		}
+		c->md[c->nmd] = d;
+		c->dix[i] = (long)c->nmd++;
+	}
+}
+
+const struct vc_move_data *vc_canon_data(const struct vc_canon *c, size_t i)
+{
+	if (!c->want_data || i >= c->n || !c->dix || c->dix[i] < 0)
+		return NULL;
+	return &c->md[c->dix[i]];
+}
+
+const struct vc_mark *vc_canon_mark(const struct vc_canon *c, size_t k)
+{
+	return k < c->nmk ? &c->mk[k] : NULL;
+}
+
 /* ---- the build ---- */
 
 static const char *const roster[] = {
@@ -555,6 +808,8 @@ static void add_move_extras(struct build *b, struct vc_canon_frame *f, size_t mi
 	size_t i = *ip;
 	while (i + 1 < b->n && vc_game_item(g, i + 1)->type == VC_IT_NAG) {
 		i++;
+		if (b->o->no_nags)
+			continue;
 		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
 		if (e)
 			e->nag = vc_game_item(g, i)->nag;
@@ -582,11 +837,13 @@ static void add_move(struct build *b, struct vc_canon_frame *f, size_t *ip)
 {
 	size_t i = *ip;
 	const struct vc_item *it = vc_game_item(b->g, i);
-	const char *san = vc_replay_san(b->rp, i, b->o->long_algebraic);
+	const char *san = vc_replay_san(b->rp, i, b->o->long_algebraic || b->o->uci);
 	struct vc_cev *e = san ? add_ev(b->c, VC_CE_MOVE, (long)i, san, strlen(san))
 			       : add_ev(b->c, VC_CE_MOVE, (long)i, it->text, it->len);
 	if (!e)
 		return;
+	if (b->o->no_nags)
+		e->flags |= VC_CEF_BARE;
 	int side = f->side;
 	long num = f->num;
 	if (san) {
@@ -652,6 +909,8 @@ static void add_item(struct build *b, size_t *ip)
 		f->interrupted = 1;
 		break;
 	case VC_IT_NAG: {
+		if (b->o->no_nags)
+			break;
 		struct vc_cev *e = add_ev(c, VC_CE_NAG, (long)i, NULL, 0);
 		if (e)
 			e->nag = it->nag;
@@ -730,5 +989,7 @@ int vc_canon_build(struct vc_canon *c, const struct vc_game *g, const struct vc_
 	for (size_t k = 0; k < c->n; k++)
 		if (c->poff[k] != NONE)
 			c->ev[k].text = c->pool.p + c->poff[k];
+	if (c->want_data && !c->oom)
+		add_data(c, rp ? vc_replay_variant(rp) : NULL);
 	return c->oom ? -1 : 0;
 }

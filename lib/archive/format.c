@@ -1,6 +1,6 @@
 /*
  * archive/format.c - the names of the archive formats, as command lines
- * and configuration give them (text, xml, json-lines, fen).
+ * and configuration give them (text, xml, json-lines, fen, epd).
  *
  * Model: one table, read both ways, so that a name a program prints reads
  * back as the same format.  What an input's own bytes say is told by
@@ -22,6 +22,7 @@ static const struct {
 	  "-lines",
 	  VC_FORMAT_JSON },
 	{ "fen", VC_FORMAT_FEN },
+	{ "epd", VC_FORMAT_EPD },
 };
 
 int vc_format_parse(const char *name)

@@ -1237,9 +1237,11 @@ static enum step store_move(struct rd *s, const unsigned char *t, const unsigned
 		s->movenum = 0;
 	}
 	s->p = p;
-	if (n == 2 && ((t[0] == '-' && t[1] == '-') || (t[0] == 'Z' && t[1] == '0'))) {
+	if ((n == 2 && ((t[0] == '-' && t[1] == '-') || (t[0] == 'Z' && t[1] == '0'))) ||
+	    (n == 4 && !memcmp(t, "0000", 4))) { /* "0000": the null move of UCI */
 		it->flags |= VC_IF_NULL;
-		if (strict_at(s, "strict-null-move", t, "null move '%.*s'", 2, (const char *)t) < 0)
+		if (strict_at(s, "strict-null-move", t, "null move '%.*s'", (int)n,
+			      (const char *)t) < 0)
 			return GO_SKIP;
 	}
 	if (*p == '!' || *p == '?') {
@@ -1510,7 +1512,7 @@ static int move_shaped(const unsigned char *t, const unsigned char *q)
 	size_t n = (size_t)(q - t);
 	if ((n == 3 && !memcmp(t, "O-O", 3)) || (n == 5 && !memcmp(t, "O-O-O", 5)) ||
 	    (n == 3 && !memcmp(t, "0-0", 3)) || (n == 5 && !memcmp(t, "0-0-0", 5)) ||
-	    (n == 2 && !memcmp(t, "--", 2)))
+	    (n == 2 && !memcmp(t, "--", 2)) || (n == 4 && !memcmp(t, "0000", 4)))
 		return 1;
 	const unsigned char *p = t;
 	for (int k = 0; k < 2 && p < q && *p >= 'A' && *p <= 'Z'; k++)

@@ -1,7 +1,7 @@
 /*
  * archive/replay.c - what replaying a game gives the writers (step 1 of
- * writing, see vchess.h): each move's canonical SAN (and long algebraic on
- * request), its squares, the position after it on request, whether it
+ * writing, see vchess.h): each move's canonical SAN (and long algebraic or
+ * coordinates on request), its squares, the position after it on request, whether it
  * transformed the board, and for the FEN format the positions of the main
  * line.  vc_replay_run validates the game through a validator whose move
  * callback records each move.
@@ -55,10 +55,13 @@ struct vc_replay *vc_replay_new(const struct vc_write_opts *opts, enum vc_format
 	if (opts)
 		rp->o = *opts;
 	vc_buf_init(&rp->pool);
-	rp->need_long = rp->o.long_algebraic && fmt == VC_FORMAT_TEXT;
-	rp->need_fen = rp->o.fen_after && fmt != VC_FORMAT_FEN;
-	rp->need_transform = rp->o.mark_transforms && fmt != VC_FORMAT_FEN;
-	rp->need_final = fmt == VC_FORMAT_FEN;
+	rp->need_long = (rp->o.long_algebraic || rp->o.uci) && fmt == VC_FORMAT_TEXT;
+	int positions = fmt == VC_FORMAT_FEN || fmt == VC_FORMAT_EPD;
+	rp->need_fen = rp->o.fen_after && !positions;
+	rp->need_transform = rp->o.mark_transforms && !positions;
+	rp->need_final = positions;
+	if (fmt == VC_FORMAT_EPD)
+		rp->o.fen_plies = 1;
 	return rp;
 }
 
@@ -156,7 +159,8 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	r->san = pool_add(rp, san, strlen(san));
 	if (rp->need_long) {
 		char lb[96];
-		int n = vc_move_san(before, m, 1, lb, sizeof lb);
+		int n = rp->o.uci ? vc_move_coord(before->v, m, lb, sizeof lb)
+				  : vc_move_san(before, m, 1, lb, sizeof lb);
 		r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
 	}
 	/* The board transforms in the make that leaves

@@ -86,6 +86,26 @@ int vc_sel_pos_match(struct vc_sel_pos *const *t, size_t n, const struct vc_game
 		     struct vc_replay *rp, uint8_t *res);
 
 /* ---- the canonical form (canon.c), its storage, for the writers ---- */
+/* The annotations of a move as data (vchess-xml(5)): read from the
+ * [%clk], [%emt], [%eval], [%cal] and [%csl] commands of the comments that
+ * follow the move, up to the next move or variation; the comments
+ * themselves stay as they are.  Strings are "" when the move has none. */
+struct vc_mark {
+	char color;           /* R, G, Y or B */
+	char from[4], to[4];  /* squares; to is "" for a square ([%csl]) */
+};
+struct vc_move_data {
+	char clk[24], emt[24]; /* as written: H:MM:SS, maybe with a fraction */
+	char eval[24];         /* pawns, as a JSON number */
+	char mate[8];          /* mate in N moves, signed, as a JSON number */
+	char depth[8];         /* the depth of the evaluation */
+	size_t mark0, nmark;   /* arrows and squares: vc_canon_mark(c, mark0 + k) */
+};
+/* The data of move event i, or NULL when it has none (or data were not
+ * asked for: c->want_data). */
+const struct vc_move_data *vc_canon_data(const struct vc_canon *c, size_t i);
+const struct vc_mark *vc_canon_mark(const struct vc_canon *c, size_t k);
+
 struct vc_canon {
 	struct vc_cev *ev;
 	size_t n, cap;
@@ -96,6 +116,13 @@ struct vc_canon {
 	size_t nfr, capfr;
 	unsigned char *mark; /* leading comments that are ours (see the build) */
 	size_t capmark;
+	int want_data;       /* read the moves' data (XML, JSON), set by the writer */
+	long *dix;           /* per event: its index in md, or -1 */
+	size_t capdix;
+	struct vc_move_data *md;
+	size_t nmd, capmd;
+	struct vc_mark *mk;
+	size_t nmk, capmk;
 	int oom;
 };
 
@@ -105,6 +132,8 @@ int vc_text_game(struct vc_buf *b, const struct vc_game *g, const struct vc_cano
 		 size_t width);
 /* The position strings of the FEN format, appended to b. */
 void vc_fen_game(struct vc_buf *b, const struct vc_replay *rp, int plies);
+/* The EPD lines of the main line (vchess-convert(1)), appended to b. */
+void vc_epd_game(struct vc_buf *b, const struct vc_game *g, const struct vc_replay *rp);
 /* One JSON line; -1 out of memory. */
 int vc_json_game(struct vc_buf *out, const struct vc_game *g, const struct vc_replay *rp,
 		 const struct vc_canon *c, const struct vc_write_opts *o);

@@ -105,8 +105,45 @@ static void jesc(struct jw *j)
 	j->nesc = 0;
 }
 
+/* The annotations of a move as data (see vc_canon_data): its clocks and
+ * evaluation, its arrows and its squares. */
+static void move_data(struct jw *j, const struct vc_canon *c, const struct vc_move_data *d)
+{
+	if (d->clk[0])
+		jkv_s(j, 1, "clk", d->clk);
+	if (d->emt[0])
+		jkv_s(j, 1, "emt", d->emt);
+	if (d->eval[0])
+		vc_buf_printf(j->b, ",\"eval\":%s", d->eval);
+	if (d->mate[0])
+		vc_buf_printf(j->b, ",\"mate\":%s", d->mate);
+	if (d->depth[0])
+		vc_buf_printf(j->b, ",\"depth\":%s", d->depth);
+	for (int arrows = 1; arrows >= 0; arrows--) {
+		int n = 0;
+		for (size_t k = 0; k < d->nmark; k++) {
+			const struct vc_mark *m = vc_canon_mark(c, d->mark0 + k);
+			if (!m || (m->to[0] != 0) != arrows)
+				continue;
+			if (!n++)
+				vc_buf_adds(j->b, arrows ? ",\"arrows\":[" : ",\"squares\":[");
+			else
+				vc_buf_addc(j->b, ',');
+			if (arrows)
+				vc_buf_printf(j->b, "{\"color\":\"%c\",\"from\":\"%s\",\"to\":\"%s\"}",
+					      m->color, m->from, m->to);
+			else
+				vc_buf_printf(j->b, "{\"color\":\"%c\",\"square\":\"%s\"}", m->color,
+					      m->from);
+		}
+		if (n)
+			vc_buf_addc(j->b, ']');
+	}
+}
+
 static void move_obj(struct jw *j, const struct vc_game *g, const struct vc_replay *rp,
-		     const struct vc_cev *e, const struct vc_write_opts *o)
+		     const struct vc_cev *e, const struct vc_write_opts *o,
+		     const struct vc_canon *c, const struct vc_move_data *d)
 {
 	const struct vc_item *it = vc_game_item(g, (size_t)e->item);
 	vc_move m;
@@ -134,7 +171,7 @@ static void move_obj(struct jw *j, const struct vc_game *g, const struct vc_repl
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !o->no_nags)
 		jkv(j, 1, "suffix", it->suffix, it->suffix_len);
 	if (it->flags & VC_IF_EP_MARK)
 		vc_buf_adds(j->b, ",\"ep\":true");
@@ -143,6 +180,8 @@ static void move_obj(struct jw *j, const struct vc_game *g, const struct vc_repl
 		jkv_s(j, 1, "fen", fen);
 	if (o->mark_transforms && vc_replay_transforms(rp, (size_t)e->item))
 		vc_buf_adds(j->b, ",\"transform\":true");
+	if (d)
+		move_data(j, c, d);
 	jesc(j);
 	/* the object stays open for "after" */
 }
@@ -227,7 +266,7 @@ int vc_json_game(struct vc_buf *out, const struct vc_game *g, const struct vc_re
 		case VC_CE_MOVE:
 			CLOSE_MOVE();
 			SEP();
-			move_obj(j, g, rp, e, o);
+			move_obj(j, g, rp, e, o, c, vc_canon_data(c, i));
 			in_move = 1;
 			break;
 		case VC_CE_COMMENT:

@@ -1,6 +1,6 @@
 /*
- * archive/write_text.c - one game as canonical text (vchess-text(5)) and as
- * position strings, for the writer object (writer.c).  The text is folded
+ * archive/write_text.c - one game as canonical text (vchess-text(5)), as
+ * position strings and as EPD, for the writer object (writer.c).  The text is folded
  * at a width without splitting a token; reading it back and writing it
  * again gives the same bytes.
  */
@@ -207,7 +207,8 @@ int vc_text_game(struct vc_buf *b, const struct vc_game *g, const struct vc_cano
 			const struct vc_item *it = vc_game_item(g, (size_t)e->item);
 			int ep = !(e->flags & VC_CEF_REPLAYED) && (it->flags & VC_IF_EP_MARK);
 			closes = closes_after(c, i);
-			tw_tok(&t, e->text, e->len, it->suffix, it->suffix ? it->suffix_len : 0,
+			int sfx = it->suffix && !(e->flags & VC_CEF_BARE);
+			tw_tok(&t, e->text, e->len, it->suffix, sfx ? it->suffix_len : 0,
 			       ep ? 0 : closes);
 			if (ep)
 				tw_tok(&t, "e.p.", 4, NULL, 0, closes);
@@ -262,3 +263,45 @@ void vc_fen_game(struct vc_buf *b, const struct vc_replay *rp, int plies)
 		vc_buf_addc(b, '\n');
 }
 
+
+/* One EPD line: the fields of the position string up to its counters, the
+ * counters as the operations hmvc and fmvn (and a "ply N" trailer, which
+ * some variants' strings carry, as the operation ply), then the game and
+ * the ply as id.  A position string always ends in its two counters. */
+static void epd_line(struct vc_buf *b, const char *fen, long game, size_t ply)
+{
+	const char *end = fen + strlen(fen), *ply_op = NULL;
+	const char *sp = strrchr(fen, ' ');
+	if (sp && sp > fen) {
+		const char *sp2 = sp - 1;
+		while (sp2 > fen && *sp2 != ' ')
+			sp2--;
+		if (!strncmp(sp2, " ply ", 5)) {
+			ply_op = sp + 1;
+			end = sp2;
+		}
+	}
+	/* the two counters before end */
+	const char *f = end, *h;
+	while (f > fen && f[-1] != ' ')
+		f--;
+	h = f > fen ? f - 1 : f;
+	while (h > fen && h[-1] != ' ')
+		h--;
+	if (h == fen) { /* not a position string as vchess writes them */
+		vc_buf_printf(b, "%s id \"game %ld ply %zu\";\n", fen, game, ply);
+		return;
+	}
+	vc_buf_add(b, fen, (size_t)(h - 1 - fen));
+	vc_buf_printf(b, " hmvc %.*s; fmvn %.*s;", (int)(f - 1 - h), h, (int)(end - f), f);
+	if (ply_op)
+		vc_buf_printf(b, " ply %s;", ply_op);
+	vc_buf_printf(b, " id \"game %ld ply %zu\";\n", game, ply);
+}
+
+void vc_epd_game(struct vc_buf *b, const struct vc_game *g, const struct vc_replay *rp)
+{
+	size_t n = vc_replay_fen_count(rp);
+	for (size_t k = 0; k < n; k++)
+		epd_line(b, vc_replay_fen_at(rp, k), vc_game_number(g), k);
+}

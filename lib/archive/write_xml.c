@@ -492,10 +492,27 @@ static char *put_square(char *o, const struct vc_variant *v, const char *name, s
 
 #define PUT_ATTR(o, lit, v, n) put_attr(o, lit, sizeof lit - 1, v, n)
 
+/* The attributes of a move's annotations as data (see vc_canon_data): all
+ * plain ASCII, at most 5 values of fewer than 24 bytes. */
+static char *put_data(char *o, const struct vc_move_data *d)
+{
+	if (d->clk[0])
+		o = PUT_ATTR(o, "clk", d->clk, strlen(d->clk));
+	if (d->emt[0])
+		o = PUT_ATTR(o, "emt", d->emt, strlen(d->emt));
+	if (d->eval[0])
+		o = PUT_ATTR(o, "eval", d->eval, strlen(d->eval));
+	if (d->mate[0])
+		o = PUT_ATTR(o, "mate", d->mate, strlen(d->mate));
+	if (d->depth[0])
+		o = PUT_ATTR(o, "depth", d->depth, strlen(d->depth));
+	return o;
+}
+
 /* The serialiser's <move> when every value is plain, as it nearly always
  * is: written in one go.  Returns 0 when the general path must do it. */
 static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct vc_replay *rp,
-		  size_t item)
+		  size_t item, const struct vc_move_data *d)
 {
 	vc_move m;
 	const char *san = it->text ? it->text : "";
@@ -524,7 +541,7 @@ static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct v
 	f->open = 1;
 	f->text = 0;
 	s_indent(x);
-	if (vc_buf_reserve(&x->buf, it->len + cl + fl + 160) < 0) {
+	if (vc_buf_reserve(&x->buf, it->len + cl + fl + 160 + (d ? 128 : 0)) < 0) {
 		x->failed = 1;
 		return 1;
 	}
@@ -545,7 +562,7 @@ static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct v
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !x->o.no_nags)
 		o = PUT_ATTR(o, "suffix", it->suffix, it->suffix_len < 3 ? it->suffix_len : 2);
 	if (it->flags & VC_IF_EP_MARK)
 		o = PUT_ATTR(o, "ep", "1", 1);
@@ -553,6 +570,8 @@ static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct v
 		o = PUT_ATTR(o, "fen", fen, fl);
 	if (x->o.mark_transforms && vc_replay_transforms(rp, item))
 		o = PUT_ATTR(o, "transform", "1", 1);
+	if (d)
+		o = put_data(o, d);
 	x->buf.len = (size_t)(o - x->buf.p);
 	x->buf.p[x->buf.len] = '\0';
 	return 1;
@@ -593,12 +612,12 @@ static void s_leaf(struct vc_xml_out *x, const char *name, size_t nl, const char
 
 /* A <move>, left open: the annotations that follow it are its children. */
 static void em_move(struct vc_xml_out *x, const struct vc_game *g, const struct vc_replay *rp,
-		    const struct vc_cev *e)
+		    const struct vc_cev *e, const struct vc_move_data *d)
 {
 	const struct vc_item *it = vc_game_item(g, (size_t)e->item);
 	vc_move m;
 	char sq[8];
-	if (x->raw && s_move(x, it, rp, (size_t)e->item))
+	if (x->raw && s_move(x, it, rp, (size_t)e->item, d))
 		return;
 	em_start(x, "move");
 
@@ -623,7 +642,7 @@ static void em_move(struct vc_xml_out *x, const struct vc_game *g, const struct 
 			}
 		}
 	}
-	if (it->suffix)
+	if (it->suffix && !x->o.no_nags)
 		em_attr(x, "suffix", it->suffix, it->suffix_len);
 	if (it->flags & VC_IF_EP_MARK)
 		em_attr_raw(x, "ep", "1", 1);
@@ -632,7 +651,33 @@ static void em_move(struct vc_xml_out *x, const struct vc_game *g, const struct 
 		em_attr_s(x, "fen", fen);
 	if (x->o.mark_transforms && vc_replay_transforms(rp, (size_t)e->item))
 		em_attr_raw(x, "transform", "1", 1);
+	if (d) {
+		const char *const names[] = { "clk", "emt", "eval", "mate", "depth" };
+		const char *const vals[] = { d->clk, d->emt, d->eval, d->mate, d->depth };
+		for (size_t k = 0; k < VC_NELEM(names); k++)
+			if (vals[k][0])
+				em_attr_raw(x, names[k], vals[k], strlen(vals[k]));
+	}
 	em_esc(x);
+}
+
+/* A move's arrows and squares, its first children. */
+static void em_marks(struct vc_xml_out *x, const struct vc_canon *c, const struct vc_move_data *d)
+{
+	for (size_t k = 0; k < d->nmark; k++) {
+		const struct vc_mark *m = vc_canon_mark(c, d->mark0 + k);
+		if (!m)
+			break;
+		em_start(x, m->to[0] ? "arrow" : "square");
+		em_attr_raw(x, "color", &m->color, 1);
+		if (m->to[0]) {
+			em_attr_raw(x, "from", m->from, strlen(m->from));
+			em_attr_raw(x, "to", m->to, strlen(m->to));
+		} else {
+			em_attr_raw(x, "at", m->from, strlen(m->from));
+		}
+		em_end(x);
+	}
 }
 
 /* The content of <moves>: the movetext as a tree.  Variations nested
@@ -651,7 +696,10 @@ static void em_moves(struct vc_xml_out *x, const struct vc_game *g, const struct
 		case VC_CE_MOVE:
 			if (in_move)
 				em_end(x);
-			em_move(x, g, rp, e);
+			const struct vc_move_data *d = vc_canon_data(c, i);
+			em_move(x, g, rp, e, d);
+			if (d && d->nmark)
+				em_marks(x, c, d);
 			in_move = 1;
 			break;
 		case VC_CE_COMMENT:

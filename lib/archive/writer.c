@@ -1,6 +1,6 @@
 /*
  * archive/writer.c - the writer object of vchess.h (step 3 of writing): one
- * document, text, XML, JSON lines or position strings, game by game or in
+ * document, text, XML, JSON lines, position strings or EPD, game by game or in
  * pieces made by other threads, over the format writers of write_text.c,
  * write_xml.c and write_json.c.
  */
@@ -82,6 +82,8 @@ struct vc_writer *vc_writer_open(struct vc_ctx *ctx, struct vc_sink *sink, enum 
 		free(w);
 		return NULL;
 	}
+	/* the moves' annotations as data: for the formats that carry them */
+	w->c->want_data = fmt == VC_FORMAT_XML || fmt == VC_FORMAT_JSON;
 	if (fmt == VC_FORMAT_XML)
 		vc_xml_global_init();
 	return w;
@@ -125,6 +127,8 @@ static vc_status format_plain(struct vc_writer *w, const struct vc_game *g,
 	vc_buf_reset(&w->out);
 	if (w->fmt == VC_FORMAT_FEN) {
 		vc_fen_game(&w->out, rp, w->o.fen_plies);
+	} else if (w->fmt == VC_FORMAT_EPD) {
+		vc_epd_game(&w->out, g, rp);
 	} else {
 		if (vc_canon_build(w->c, g, rp, &w->o) < 0)
 			return oom(w);

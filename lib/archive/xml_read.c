@@ -435,7 +435,8 @@ static int read_move(struct vc_xml_reader *x)
 			warn(x, "xml-value", "move '%.20s' holds a byte no move may hold", s);
 			break;
 		}
-	if ((n == 2 && s[0] == '-' && s[1] == '-') || (n == 2 && s[0] == 'Z' && s[1] == '0'))
+	if ((n == 2 && s[0] == '-' && s[1] == '-') || (n == 2 && s[0] == 'Z' && s[1] == '0') ||
+	    (n == 4 && !memcmp(s, "0000", 4)))
 		flags |= VC_IF_NULL;
 	return add_item(x, VC_IT_MOVE, s, n, flags, suf, sl, 0);
 }
@@ -507,6 +508,9 @@ static int read_line(struct vc_xml_reader *x)
 				rc = add_item(x, VC_IT_VAR_END, ")", 1, 0, NULL, 0, 0);
 			else
 				depth++;
+		} else if (!strcmp(nm, "arrow") || !strcmp(nm, "square")) {
+			/* a move's annotations as data: its comments say them */
+			rc = skip_element(x, &again);
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in moves ignored", nm);
 			rc = skip_element(x, &again);

@@ -475,7 +475,62 @@ VT_TEST(sniff)
 	VT_EQ_INT(vc_format_sniff(z, 12), VC_FORMAT_TEXT); /* too short to tell: text */
 }
 
+/* [%clk], [%emt], [%eval], [%cal], [%csl]: data of the move in XML and
+ * JSON, the comments unchanged, text -> XML -> text exact; malformed ones
+ * give no data. */
+VT_TEST(annotations_as_data)
+{
+	static const char in[] =
+		"[Event \"a\"]\n\n1. e4 {x [%clk 0:03:00] y} {[%eval -1.5,20] [%cal Ge2e4,Rd7] "
+		"[%csl Yd4]} e5 {[%eval #-3] [%emt 0:00:02.5]} 2. Nf3 {[%clk 3:00] [%eval 1..2] "
+		"[%cal Ge2e4,Xd7d5] [%csl Gi9]} *\n";
+	const char *t = convert(in, VC_FORMAT_JSON, NULL);
+	VT_EQ_STR(t, "{\"variant\":\"chess\",\"tags\":[{\"name\":\"Event\",\"value\":\"a\"}],"
+		     "\"moves\":[{\"san\":\"e4\",\"canonical\":\"e4\",\"from\":\"e2\",\"to\":\"e4\","
+		     "\"clk\":\"0:03:00\",\"eval\":-1.5,\"depth\":20,\"arrows\":[{\"color\":\"G\","
+		     "\"from\":\"e2\",\"to\":\"e4\"}],\"squares\":[{\"color\":\"R\",\"square\":"
+		     "\"d7\"},{\"color\":\"Y\",\"square\":\"d4\"}],\"after\":[{\"comment\":\"x "
+		     "[%clk 0:03:00] y\"},{\"comment\":\"[%eval -1.5,20] [%cal Ge2e4,Rd7] [%csl "
+		     "Yd4]\"}]},{\"san\":\"e5\",\"canonical\":\"e5\",\"from\":\"e7\",\"to\":\"e5\","
+		     "\"emt\":\"0:00:02.5\",\"mate\":-3,\"after\":[{\"comment\":\"[%eval #-3] [%emt "
+		     "0:00:02.5]\"}]},{\"san\":\"Nf3\",\"canonical\":\"Nf3\",\"from\":\"g1\",\"to\":"
+		     "\"f3\",\"after\":[{\"comment\":\"[%clk 3:00] [%eval 1..2] [%cal Ge2e4,Xd7d5] "
+		     "[%csl Gi9]\"}]}],\"result\":\"*\"}\n");
+	convert(in, VC_FORMAT_XML, NULL);
+	char *x = dup_out();
+	VT_CHECK(x && strstr(x, "<move san=\"e4\" canonical=\"e4\" from=\"e2\" to=\"e4\" "
+				"clk=\"0:03:00\" eval=\"-1.5\" depth=\"20\">\n    <arrow color=\"G\" "
+				"from=\"e2\" to=\"e4\"/>\n    <square color=\"R\" at=\"d7\"/>\n"));
+	VT_CHECK(x && strstr(x, "<move san=\"Nf3\" canonical=\"Nf3\" from=\"g1\" to=\"f3\">"));
+	convert(in, VC_FORMAT_TEXT, NULL);
+	char *t1 = dup_out();
+	convert_ex(x, strlen(x), 1, VC_FORMAT_TEXT, NULL, 1, 0);
+	VT_EQ_STR(out, t1);
+	same_xml(in, NULL);
+	free(x);
+	free(t1);
+}
+
+/* --moves=uci and --no-nags in text, -t epd */
+VT_TEST(moves_styles_and_epd)
+{
+	struct vc_write_opts o;
+	memset(&o, 0, sizeof o);
+	o.uci = 1;
+	o.no_nags = 1;
+	const char *t = convert("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5! $1 Qxd5 3. Nc3 Qa5 "
+				"4. Nf3 Nf6 5. P@d5 -- 6. a3?? *\n",
+				VC_FORMAT_TEXT, &o);
+	VT_EQ_STR(t, "[Variant \"Crazyhouse\"]\n\n1. e2e4 d7d5 2. e4d5 d8d5 3. b1c3 d5a5 4. g1f3 "
+		     "g8f6 5. P@d5 0000 6. a2a3 *\n\n");
+	t = convert("[Event \"e\"]\n\n1. e4 *\n", VC_FORMAT_EPD, NULL);
+	VT_EQ_STR(t, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 0; fmvn 1; id "
+		     "\"game 1 ply 0\";\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - "
+		     "hmvc 0; fmvn 1; id \"game 1 ply 1\";\n");
+}
+
 VT_MAIN(VT_ENTRY(text_canonical), VT_ENTRY(text_idempotent), VT_ENTRY(text_folding),
 	VT_ENTRY(text_options), VT_ENTRY(text_broken), VT_ENTRY(xml_serialiser),
 	VT_ENTRY(xml_bytes), VT_ENTRY(xml_reader_problems), VT_ENTRY(json_and_fen),
-	VT_ENTRY(replay_accessors), VT_ENTRY(sniff))
+	VT_ENTRY(replay_accessors), VT_ENTRY(sniff), VT_ENTRY(annotations_as_data),
+	VT_ENTRY(moves_styles_and_epd))
