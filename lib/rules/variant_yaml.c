@@ -444,6 +444,36 @@ static int piece_to_change(struct ld *l, yaml_node_t *n)
 	return -1;
 }
 
+/* A piece's promotion: {ranks, choices, mandatory: true | false | [ranks]} */
+static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, int t)
+{
+	int b;
+	pt->promo_ranks = 0;
+	pt->promo_choices = 0;
+	pt->promo_mandatory = 0;
+	pt->promo_must_ranks = 0;
+	drop_refs(l->choices, l->nchoices, t);
+	if (!is_map(l, val, "promotion"))
+		return;
+	for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
+	     p2 < val->data.mapping.pairs.top; p2++) {
+		yaml_node_t *k2 = node(l, p2->key), *v2 = node(l, p2->value);
+		if (key_is(k2, "ranks"))
+			get_ranks(l, v2, "ranks", &pt->promo_ranks);
+		else if (key_is(k2, "choices"))
+			add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
+		else if (key_is(k2, "mandatory")) {
+			pt->promo_must_ranks = 0;
+			if (v2 && v2->type == YAML_SEQUENCE_NODE) {
+				get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
+				pt->promo_mandatory = 0;
+			} else if (!get_bool(l, v2, "mandatory", &b))
+				pt->promo_mandatory = b;
+		} else
+			err(l, k2, "unknown key '%s' in promotion", scalar(k2) ? scalar(k2) : "?");
+	}
+}
+
 static void read_piece(struct ld *l, yaml_node_t *n, int change)
 {
 	struct vc_variant *v = l->v;
@@ -533,32 +563,7 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 				add_ref(l, l->combine, &l->ncombine, (int)VC_NELEM(l->combine), t,
 					node(l, *it));
 		} else if (!strcmp(key, "promotion")) {
-			pt->promo_ranks = 0;
-			pt->promo_choices = 0;
-			pt->promo_mandatory = 0;
-			drop_refs(l->choices, l->nchoices, t);
-			if (!is_map(l, val, "promotion"))
-				continue;
-			yaml_node_t *k2, *v2;
-			for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
-			     p2 < val->data.mapping.pairs.top; p2++) {
-				k2 = node(l, p2->key);
-				v2 = node(l, p2->value);
-				if (key_is(k2, "ranks"))
-					get_ranks(l, v2, "ranks", &pt->promo_ranks);
-				else if (key_is(k2, "choices"))
-					add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
-				else if (key_is(k2, "mandatory")) {
-					pt->promo_must_ranks = 0;
-					if (v2 && v2->type == YAML_SEQUENCE_NODE) {
-						get_ranks(l, v2, "mandatory", &pt->promo_must_ranks);
-						pt->promo_mandatory = 0;
-					} else if (!get_bool(l, v2, "mandatory", &b))
-						pt->promo_mandatory = b;
-				} else
-					err(l, k2, "unknown key '%s' in promotion",
-					    scalar(k2) ? scalar(k2) : "?");
-			}
+			read_promotion(l, val, pt, t);
 		} else if (!strcmp(key, "promotion-limit")) {
 			long x;
 			if (!get_int(l, val, "promotion-limit", 0, VC_MAXPL, &x))
