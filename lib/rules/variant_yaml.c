@@ -467,21 +467,20 @@ static int piece_to_change(struct ld *l, yaml_node_t *n)
 	return -1;
 }
 
-/* A piece's "promotion" mapping: the ranks, the choices, whether it must. */
+/* A piece's promotion: {ranks, choices, mandatory: true | false | [ranks]} */
 static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, int t)
 {
-	int b = 0;
+	int b;
 	pt->promo_ranks = 0;
 	pt->promo_choices = 0;
 	pt->promo_mandatory = 0;
+	pt->promo_must_ranks = 0;
 	drop_refs(l->choices, l->nchoices, t);
 	if (!is_map(l, val, "promotion"))
 		return;
-	yaml_node_t *k2, *v2;
 	for (yaml_node_pair_t *p2 = val->data.mapping.pairs.start;
 	     p2 < val->data.mapping.pairs.top; p2++) {
-		k2 = node(l, p2->key);
-		v2 = node(l, p2->value);
+		yaml_node_t *k2 = node(l, p2->key), *v2 = node(l, p2->value);
 		if (key_is(k2, "ranks"))
 			get_ranks(l, v2, "ranks", &pt->promo_ranks);
 		else if (key_is(k2, "choices"))
@@ -494,8 +493,7 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 			} else if (!get_bool(l, v2, "mandatory", &b))
 				pt->promo_mandatory = b;
 		} else
-			err(l, k2, "unknown key '%s' in promotion",
-			    scalar(k2) ? scalar(k2) : "?");
+			err(l, k2, "unknown key '%s' in promotion", scalar(k2) ? scalar(k2) : "?");
 	}
 }
 

@@ -11,7 +11,7 @@
 # does); skipped with the reason when either is missing.
 set -u
 node_dir=tests/node
-games=2 plies=120
+games=2 plies=80
 if [ "${FULL:-0}" = 1 ]; then
 	games=10
 fi

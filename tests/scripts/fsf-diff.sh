@@ -18,13 +18,13 @@
 # The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) are also
 # counted from their start at depths 1 to 3, each against the engine.
 #
-#   FULL=1 looks at five times as many positions, one ply deeper.
+#   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
 # Skipped with the reason when fairy-stockfish is not installed.
 set -u
 PATH=$PATH:/usr/games
 B=${VCHESS_BUILD:-build}
-games=2 every=17 depth=3
+games=1 every=13 depth=3
 if [ "${FULL:-0}" = 1 ]; then
 	games=10 every=5 depth=4
 fi
