@@ -108,21 +108,6 @@ void vc_select_free(struct vc_select *s)
 
 /* ---- reading a term ---- */
 
-/* Fills err, the fault being at byte at of the expression; returns -1. */
-static int fail(struct vc_select_error *err, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(struct vc_select_error *err, size_t at, const char *fmt, ...)
-{
-	if (!err)
-		return -1;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
-	va_end(ap);
-	err->col = at + 1;
-	return -1;
-}
-
 /* The text at s, quoted for a message: at most 40 bytes of it. */
 #define QUOTE(s) (int)(strlen(s) > 40 ? 40 : strlen(s)), (s)
 
@@ -170,9 +155,9 @@ static int read_span(struct term *t, const char *expr, const char *v, struct vc_
 	if (!dash) {
 		t->lo = t->hi = whole_number(v);
 		if (t->lo >= 0 && t->lo < min)
-			return fail(err, at, "games are numbered from 1");
+			return vc_select_fail(err, at, "games are numbered from 1");
 		if (t->lo < 0)
-			return fail(err, at, "expected a %s or a range N-M, not '%.*s'",
+			return vc_select_fail(err, at, "expected a %s or a range N-M, not '%.*s'",
 				    games ? "game number" : "number of plies", QUOTE(v));
 		return 0;
 	}
@@ -180,16 +165,16 @@ static int read_span(struct term *t, const char *expr, const char *v, struct vc_
 	t->lo = alen ? span_number(v, alen) : min;
 	t->hi = blen ? span_number(dash + dl, blen) : -1;
 	if (t->lo >= 0 && t->lo < min)
-		return fail(err, at, "games are numbered from 1");
+		return vc_select_fail(err, at, "games are numbered from 1");
 	if (t->lo < 0)
-		return fail(err, at, "expected the number of the range's first %s",
+		return vc_select_fail(err, at, "expected the number of the range's first %s",
 			    games ? "game" : "count of plies");
 	at = (size_t)(dash + dl - expr);
 	if (blen && t->hi < 0)
-		return fail(err, at, "expected the number of the range's last %s",
+		return vc_select_fail(err, at, "expected the number of the range's last %s",
 			    games ? "game" : "count of plies");
 	if (blen && t->hi < t->lo)
-		return fail(err, at, "the range ends at %ld, before it starts (%ld)", t->hi, t->lo);
+		return vc_select_fail(err, at, "the range ends at %ld, before it starts (%ld)", t->hi, t->lo);
 	return 0;
 }
 
@@ -275,11 +260,11 @@ static int read_bound(struct term *t, int i, const char *expr, const char *v, si
 	if (t->date) {
 		t->nymd[i] = read_date(v, len, t->ymd[i], &bad);
 		if (t->nymd[i] < 1)
-			return fail(err, (size_t)(bad - expr),
+			return vc_select_fail(err, (size_t)(bad - expr),
 				    "expected a date YYYY, YYYY.MM or YYYY.MM.DD, not '%.*s'",
 				    (int)(len > 40 ? 40 : len), v);
 	} else if (read_num(v, len, &t->num[i], &bad) < 0) {
-		return fail(err, (size_t)(bad - expr), "expected a number, not '%.*s'",
+		return vc_select_fail(err, (size_t)(bad - expr), "expected a number, not '%.*s'",
 			    (int)(len > 40 ? 40 : len), v);
 	}
 	return 0;
@@ -304,7 +289,7 @@ static int read_value(struct term *t, const char *expr, const char *v, struct vc
 			read_bound(t, 0, expr, v, (size_t)(dots - v), err);
 			return read_bound(t, 1, expr, dots + 2, strlen(dots + 2), err);
 		}
-		return (t->value = vc_strdup(v)) ? 0 : fail(err, at, "out of memory");
+		return (t->value = vc_strdup(v)) ? 0 : vc_select_fail(err, at, "out of memory");
 	}
 	if (t->kind == S_RE) {
 		int rc = regcomp(&t->re, v, REG_EXTENDED | REG_NOSUB);
@@ -315,7 +300,7 @@ static int read_value(struct term *t, const char *expr, const char *v, struct vc
 		t->kind = S_EQ; /* nothing compiled to free */
 		if (err)
 			snprintf(err->regex, sizeof err->regex, "%s", msg);
-		return fail(err, at, "bad regular expression: %s", msg);
+		return vc_select_fail(err, at, "bad regular expression: %s", msg);
 	}
 	return read_bound(t, 0, expr, v, strlen(v), err);
 }
@@ -335,13 +320,13 @@ static int read_named(struct term *t, const char *expr, const char *name, size_t
 	int eq = t->kind == S_EQ;
 	if (k == 6 && !strncmp(name, "player", 6)) {
 		if (!eq && t->kind != S_RE)
-			return fail(err, op, "players are compared with = or ~");
+			return vc_select_fail(err, op, "players are compared with = or ~");
 		t->players = 1;
 		return read_value(t, expr, v, err);
 	}
 	if (k == 4 && !strncmp(name, "date", 4)) {
 		if (!(t->tag = vc_strdup("Date")))
-			return fail(err, 0, "out of memory");
+			return vc_select_fail(err, 0, "out of memory");
 		return read_value(t, expr, v, err);
 	}
 	if (k == 5 && !strncmp(name, "plies", 5)) {
@@ -351,7 +336,7 @@ static int read_named(struct term *t, const char *expr, const char *name, size_t
 			return read_span(t, expr, v, err);
 		long n = whole_number(v);
 		if (n < 0 || cmp == S_RE)
-			return fail(err, cmp == S_RE ? op : at,
+			return vc_select_fail(err, cmp == S_RE ? op : at,
 				    "plies takes =N, =N-M, >=N, <=N, >N or <N");
 		t->lo = cmp == S_GE ? n : cmp == S_GT ? n + 1 : 0;
 		t->hi = cmp == S_LE ? n : cmp == S_LT ? (n > 0 ? n - 1 : -2) : -1;
@@ -367,18 +352,18 @@ static int read_named(struct term *t, const char *expr, const char *name, size_t
 		return rc;
 	}
 	if (!eq)
-		return fail(err, op, "%.*s is compared with =", (int)k, name);
+		return vc_select_fail(err, op, "%.*s is compared with =", (int)k, name);
 	if (game) {
 		t->kind = S_GAMES;
 		return read_span(t, expr, v, err);
 	}
 	if (result && !valid_result(v))
-		return fail(err, at, "expected a result 1-0, 0-1, 1/2-1/2 or *, not '%.*s'",
+		return vc_select_fail(err, at, "expected a result 1-0, 0-1, 1/2-1/2 or *, not '%.*s'",
 			    QUOTE(v));
 	const char *canon = variant ? vc_builtin_lookup(v) : NULL;
 	t->kind = result ? S_RESULT : S_VARIANT;
 	t->value = vc_strdup(canon ? canon : v);
-	return t->value ? 0 : fail(err, at, "out of memory");
+	return t->value ? 0 : vc_select_fail(err, at, "out of memory");
 }
 
 /* Reads the term at byte base of expr into t; expr is a copy of the
@@ -399,25 +384,25 @@ static int read_term(struct term *t, char *expr, size_t base, int quoted,
 	int rc = vc_sel_pos_word(text, &t->pos);
 	if (rc <= 0) {
 		t->kind = S_POS;
-		return rc < 0 ? fail(err, base, "out of memory") : 0;
+		return rc < 0 ? vc_select_fail(err, base, "out of memory") : 0;
 	}
 	size_t k = 0;
 	while (is_tag_char(text[k]))
 		k++;
 	if (k == 0)
-		return fail(err, base,
+		return vc_select_fail(err, base,
 			    "expected a term: Tag=value, player=, plies=, result=, game=, "
 			    "variant=, position=, final=, material=, moves=, end=, valid, "
 			    "invalid, checkmate, stalemate or ended");
 	size_t ol = read_op(text + k, &t->kind);
 	if (ol == 0)
-		return fail(err, base + k, "expected =, ~, >=, <=, > or < after the tag name");
+		return vc_select_fail(err, base + k, "expected =, ~, >=, <=, > or < after the tag name");
 	const char *v = text + k + ol + quoted;
 	rc = read_named(t, expr, text, k, v, err);
 	if (rc <= 0)
 		return rc;
 	if (!(t->tag = vc_strndup(text, k)))
-		return fail(err, base, "out of memory");
+		return vc_select_fail(err, base, "out of memory");
 	return read_value(t, expr, v, err);
 }
 
@@ -451,7 +436,7 @@ static int add_node(struct parse *p, enum op op, int term, int first)
 {
 	struct vc_select *s = p->s;
 	if (grow((void **)&s->nodes, &s->ncap, s->nn, sizeof *s->nodes) < 0)
-		return fail(p->err, p->pos, "out of memory");
+		return vc_select_fail(p->err, p->pos, "out of memory");
 	s->nodes[s->nn] = (struct node){ op, term, first, -1 };
 	return (int)s->nn++;
 }
@@ -542,7 +527,7 @@ static int parse_term(struct parse *p)
 			end = unquote(p, k + ol);
 			quoted = 1;
 			if (!end)
-				return fail(p->err, k + ol, "the quote is never closed");
+				return vc_select_fail(p->err, k + ol, "the quote is never closed");
 		} else {
 			end = ol ? value_end(p, k + ol) : k;
 			memcpy(p->scratch + k + ol, p->e + k + ol, end - (k + ol));
@@ -550,7 +535,7 @@ static int parse_term(struct parse *p)
 		}
 	}
 	if (grow((void **)&s->t, &s->cap, s->n, sizeof *s->t) < 0)
-		return fail(p->err, a, "out of memory");
+		return vc_select_fail(p->err, a, "out of memory");
 	if (read_term(&s->t[s->n], p->scratch, a, quoted, p->err) < 0) {
 		term_free(&s->t[s->n]);
 		return -1;
@@ -559,7 +544,7 @@ static int parse_term(struct parse *p)
 	if (t->kind == S_POS) {
 		if (grow((void **)&s->pos, &s->poscap, s->npos, sizeof *s->pos) < 0) {
 			term_free(t);
-			return fail(p->err, a, "out of memory");
+			return vc_select_fail(p->err, a, "out of memory");
 		}
 		t->pidx = s->npos;
 		s->pos[s->npos++] = t->pos;
@@ -577,15 +562,15 @@ static int parse_unary(struct parse *p)
 	skip_blanks(p);
 	size_t at = p->pos;
 	if (at >= p->len)
-		return fail(p->err, at, at ? "expected a term after '%.*s'" : "expected a term",
+		return vc_select_fail(p->err, at, at ? "expected a term after '%.*s'" : "expected a term",
 			    (int)(at > 10 ? 10 : at), p->e + at - (at > 10 ? 10 : at));
 	if (word_at(p, at, "and", 0) || word_at(p, at, "or", 0))
-		return fail(p->err, at, "expected a term, not '%s'", p->e[at] == 'a' ? "and" : "or");
+		return vc_select_fail(p->err, at, "expected a term, not '%s'", p->e[at] == 'a' ? "and" : "or");
 	int isnot = word_at(p, at, "not", 0), group = p->e[at] == '(';
 	if (!isnot && !group)
 		return parse_term(p);
 	if (p->nest >= MAX_DEPTH)
-		return fail(p->err, at, "nested deeper than %d", MAX_DEPTH);
+		return vc_select_fail(p->err, at, "nested deeper than %d", MAX_DEPTH);
 	p->nest++;
 	p->pos += isnot ? 3 : 1;
 	p->depth += group;
@@ -597,7 +582,7 @@ static int parse_unary(struct parse *p)
 		return add_node(p, N_NOT, -1, x);
 	skip_blanks(p);
 	if (p->pos >= p->len || p->e[p->pos] != ')')
-		return fail(p->err, p->pos, "expected ')' to close the '(' of column %zu", at + 1);
+		return vc_select_fail(p->err, p->pos, "expected ')' to close the '(' of column %zu", at + 1);
 	p->pos++;
 	p->depth--;
 	return x;
@@ -631,16 +616,16 @@ static int read_expr(struct vc_select *s, const char *expr, struct vc_select_err
 {
 	size_t n0 = s->n, nn0 = s->nn, npos0 = s->npos, len = strlen(expr);
 	if (len > MAX_EXPR)
-		return fail(err, MAX_EXPR, "longer than %d bytes", MAX_EXPR);
+		return vc_select_fail(err, MAX_EXPR, "longer than %d bytes", MAX_EXPR);
 	struct parse p = { s, expr, malloc(len + 1), len, 0, 0, 0, err };
-	int root = p.scratch ? parse_or(&p) : fail(err, 0, "out of memory");
+	int root = p.scratch ? parse_or(&p) : vc_select_fail(err, 0, "out of memory");
 	skip_blanks(&p);
 	if (root >= 0 && p.pos < len)
-		root = expr[p.pos] == ')' ? fail(err, p.pos, "')' closes no '('")
-					 : fail(err, p.pos, "expected 'and', 'or' or the end, not '%.*s'",
+		root = expr[p.pos] == ')' ? vc_select_fail(err, p.pos, "')' closes no '('")
+					 : vc_select_fail(err, p.pos, "expected 'and', 'or' or the end, not '%.*s'",
 						QUOTE(expr + p.pos));
 	if (root >= 0 && grow((void **)&s->roots, &s->rcap, s->nroots, sizeof *s->roots) < 0)
-		root = fail(err, 0, "out of memory");
+		root = vc_select_fail(err, 0, "out of memory");
 	free(p.scratch);
 	if (root < 0) {
 		while (s->n > n0)
@@ -658,7 +643,7 @@ int vc_select_add(struct vc_select *s, const char *expr, struct vc_select_error 
 	if (err)
 		memset(err, 0, sizeof *err);
 	if (!s || !expr)
-		return fail(err, 0, "no selection");
+		return vc_select_fail(err, 0, "no selection");
 	return read_expr(s, expr, err);
 }
 

@@ -70,9 +70,7 @@ void vc_sel_pos_free(struct vc_sel_pos *t)
 
 /* ---- reading ---- */
 
-static int pfail(struct vc_select_error *err, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int pfail(struct vc_select_error *err, size_t at, const char *fmt, ...)
+int vc_select_fail(struct vc_select_error *err, size_t at, const char *fmt, ...)
 {
 	if (!err)
 		return -1;
@@ -157,7 +155,7 @@ static int read_board(struct vc_sel_pos *t, const char *expr, const char **sp,
 		if (isdigit((unsigned char)*s)) {
 			long n = read_run(&s);
 			if (n < 0)
-				return pfail(err, (size_t)(at - expr),
+				return vc_select_fail(err, (size_t)(at - expr),
 					     "expected a number of empty squares from 1 to %d",
 					     VC_MAXF);
 			while (n-- > 0 && (ok = add_tok(t, &cap, k)) == 0)
@@ -165,7 +163,7 @@ static int read_board(struct vc_sel_pos *t, const char *expr, const char **sp,
 		} else if (*s == '(' || isalpha((unsigned char)*s)) {
 			k.k = TK_PIECE;
 			if (read_sym(&s, k.sym, &k.color) < 0)
-				return pfail(err, (size_t)(s - expr),
+				return vc_select_fail(err, (size_t)(s - expr),
 					     "expected a piece symbol: a letter, or two or three "
 					     "letters of one case between '(' and ')'");
 			while (*s && strchr("><|\\~!", *s)) /* marks: read past */
@@ -181,14 +179,14 @@ static int read_board(struct vc_sel_pos *t, const char *expr, const char **sp,
 			if (k.k != TK_RUN || !t->ntok || t->tok[t->ntok - 1].k != TK_RUN)
 				ok = add_tok(t, &cap, k);
 		} else {
-			return pfail(
+			return vc_select_fail(
 				err, (size_t)(at - expr),
 				"expected a piece, an empty square ('.' or a number), '?', '*' "
 				"or '/', not '%c'",
 				*s);
 		}
 		if (ok < 0)
-			return pfail(err, (size_t)(at - expr), "out of memory");
+			return vc_select_fail(err, (size_t)(at - expr), "out of memory");
 	}
 	*sp = s;
 	return 0;
@@ -202,13 +200,13 @@ static int read_pattern(struct vc_sel_pos *t, const char *expr, const char *v,
 	const char *s = v;
 	t->side = -1;
 	if (!*s || *s == ' ')
-		return pfail(err, (size_t)(s - expr), "expected a position string or a pattern");
+		return vc_select_fail(err, (size_t)(s - expr), "expected a position string or a pattern");
 	if (read_board(t, expr, &s, err) < 0)
 		return -1;
 	while (*s == '[') {
 		const char *close = strchr(s, ']');
 		if (!close)
-			return pfail(err, (size_t)(s - expr),
+			return vc_select_fail(err, (size_t)(s - expr),
 				     "the '[' of the reserves is never closed");
 		s = close + 1;
 	}
@@ -217,7 +215,7 @@ static int read_pattern(struct vc_sel_pos *t, const char *expr, const char *v,
 	if (!*s)
 		return 0;
 	if ((*s != 'w' && *s != 'b') || (s[1] && s[1] != ' ' && s[1] != '\t'))
-		return pfail(err, (size_t)(s - expr),
+		return vc_select_fail(err, (size_t)(s - expr),
 			     "expected the side to move, w or b, not '%.*s'",
 			     (int)strcspn(s, " \t"), s);
 	t->side = *s == 'w' ? VC_WHITE : VC_BLACK;
@@ -239,7 +237,7 @@ static int read_material(struct vc_sel_pos *t, const char *expr, const char *v,
 		struct msym m = { "", 0, 1 };
 		const char *at = s;
 		if (read_sym(&s, m.sym, &m.color) < 0)
-			return pfail(err, (size_t)(s - expr),
+			return vc_select_fail(err, (size_t)(s - expr),
 				     "expected a piece symbol and maybe a count, as in 'KQPkq' or "
 				     "'K Q2 P3 k', not '%c'",
 				     *s);
@@ -248,21 +246,21 @@ static int read_material(struct vc_sel_pos *t, const char *expr, const char *v,
 			while (isdigit((unsigned char)*s) && m.count <= 9999)
 				m.count = m.count * 10 + (*s++ - '0');
 			if (m.count > 9999)
-				return pfail(err, (size_t)(at - expr),
+				return vc_select_fail(err, (size_t)(at - expr),
 					     "a count of more than 9999 pieces");
 		}
 		if (t->nmat == cap) {
 			size_t nc = cap ? cap * 2 : 16;
 			struct msym *n = realloc(t->mat, nc * sizeof *n);
 			if (!n)
-				return pfail(err, (size_t)(at - expr), "out of memory");
+				return vc_select_fail(err, (size_t)(at - expr), "out of memory");
 			t->mat = n;
 			cap = nc;
 		}
 		t->mat[t->nmat++] = m;
 	}
 	if (!t->nmat)
-		return pfail(err, (size_t)(s - expr),
+		return vc_select_fail(err, (size_t)(s - expr),
 			     "expected pieces, as in 'KQPkq' or 'K Q2 P3 k'");
 	return 0;
 }
@@ -275,7 +273,7 @@ static int read_moves(struct vc_sel_pos *t, const char *expr, const char *v,
 {
 	size_t len = strlen(v), cap = 0, o = 0;
 	if (!(t->text = malloc(len + 1)))
-		return pfail(err, (size_t)(v - expr), "out of memory");
+		return vc_select_fail(err, (size_t)(v - expr), "out of memory");
 	const char *s = v;
 	for (;;) {
 		while (*s == ' ' || *s == '\t')
@@ -294,13 +292,13 @@ static int read_moves(struct vc_sel_pos *t, const char *expr, const char *v,
 			continue;
 		size_t at = (size_t)(w - expr);
 		if ((isdigit((unsigned char)w[0]) && strncmp(w, "0-0", 3)) || (n == 1 && *w == '*'))
-			return pfail(err, at, "expected a move, not '%.*s'", (int)(n > 20 ? 20 : n),
+			return vc_select_fail(err, at, "expected a move, not '%.*s'", (int)(n > 20 ? 20 : n),
 				     w);
 		if (t->nmv == cap) {
 			size_t nc = cap ? cap * 2 : 16;
 			size_t *nm = realloc(t->mv, 2 * nc * sizeof *nm);
 			if (!nm)
-				return pfail(err, at, "out of memory");
+				return vc_select_fail(err, at, "out of memory");
 			t->mv = nm;
 			cap = nc;
 		}
@@ -313,7 +311,7 @@ static int read_moves(struct vc_sel_pos *t, const char *expr, const char *v,
 	}
 	t->text[o] = 0;
 	if (!t->nmv)
-		return pfail(err, (size_t)(v - expr), "expected moves, as in \"1. e4 c5 2. Nf3\"");
+		return vc_select_fail(err, (size_t)(v - expr), "expected moves, as in \"1. e4 c5 2. Nf3\"");
 	return 0;
 }
 
@@ -337,7 +335,7 @@ static int read_end(struct vc_sel_pos *t, const char *expr, const char *v,
 	for (size_t i = 0; ok && i < n; i++)
 		ok = isalpha((unsigned char)v[i]) || v[i] == ' ' || v[i] == '-';
 	if (!ok)
-		return pfail(
+		return vc_select_fail(
 			err, (size_t)(v - expr),
 			"expected how a game ends: checkmate, stalemate, pieces, royal, checks, "
 			"region or the name of a region, not '%.20s'",
@@ -377,13 +375,13 @@ int vc_sel_pos_read(const char *expr, const char *name, size_t k, const char *v,
 		return 1;
 	int ge = name[k] == '>' && name[k + 1] == '=';
 	if (name[k] != '=' && !(ge && kinds[i] == SP_MATERIAL))
-		return pfail(err, op,
+		return vc_select_fail(err, op,
 			     kinds[i] == SP_MATERIAL ? "material is compared with = or >="
 						     : "%s is compared with =",
 			     names[i]);
 	struct vc_sel_pos *t = calloc(1, sizeof *t);
 	if (!t)
-		return pfail(err, op, "out of memory");
+		return vc_select_fail(err, op, "out of memory");
 	t->kind = ge ? SP_MATERIAL_GE : kinds[i];
 	int rc = t->kind == SP_POSITION || t->kind == SP_FINAL ? read_pattern(t, expr, v, err)
 		 : t->kind == SP_MOVES                         ? read_moves(t, expr, v, err)

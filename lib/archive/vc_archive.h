@@ -79,6 +79,10 @@ int vc_sel_pos_word(const char *w, struct vc_sel_pos **out);
 int vc_sel_pos_read(const char *expr, const char *name, size_t k, const char *v,
 		    struct vc_sel_pos **out, struct vc_select_error *err);
 void vc_sel_pos_free(struct vc_sel_pos *t);
+/* Fills err (when not NULL) with the message, the fault being at byte at of the
+ * expression; returns -1.  Shared by select.c and select_pos.c. */
+int vc_select_fail(struct vc_select_error *err, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Decides the n terms t against the main line of g, which rp replayed
  * last: res[i] 1 when t[i] holds, else 0 (all 0 without a variant).  Only
  * reads the terms.  0, or -1 when out of memory. */
