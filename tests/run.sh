@@ -344,7 +344,11 @@ for ((i = 0; i < n; i++)); do
 	mkdir -p "$tmp/$i.tmp"
 	(
 		export TMPDIR=$tmp/$i.tmp
+		t0=$EPOCHREALTIME
 		"run_${kinds[i]}" "$tmp/$i" "${args[i]}"
+		# wall seconds per test, for finding what makes the suite long
+		printf '%s\t%s\n' "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" \
+			"${names[i]}" >"$tmp/$i.time"
 	) &
 done
 wait
@@ -356,6 +360,9 @@ while ((shown < n)); do
 	shown=$((shown + 1))
 	flush
 done
+
+# The tests by wall time, slowest first (.ci/run prints the head of it).
+cat "$tmp"/*.time 2>/dev/null | sort -rn >"$build/test-times.tsv" || true
 
 if ((cskipped > 0)); then
 	get="make corpora"

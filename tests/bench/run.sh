@@ -644,6 +644,16 @@ else
 	row "$label" vio_games "(none)" "" "$R"
 fi
 
+# ---- the web page: 1,000 lichess games in headless chromium (no peer) ----------------------
+# Its size, the time to write it, the first paint and a step, as the browser reports them.
+label="viewer page lichess 1000"
+vm=$(cd "$ROOT" && PATH="$BUILD/bin:$PATH" VCHESS_BUILD="$BUILD" CORPORA="$CORPORA" \
+	VIEWER_PART=measure bash tests/scripts/viewer.sh 2>&1 | grep -E '^(ok|not ok|skip) viewer' | head -n 1)
+case $vm in
+"ok viewer-measure "*) printf '%-27s %s\n' "$label" "${vm#ok viewer-measure }" ;;
+*) skip_row "$label" "${vm:-no result from tests/scripts/viewer.sh}" ;;
+esac
+
 if [ ${#NOTES[@]} -gt 0 ]; then
 	echo
 	printf '%s\n' "${NOTES[@]}"

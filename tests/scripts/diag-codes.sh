@@ -5,7 +5,14 @@
 # the tools print "error[CODE]:", plus the extra inputs below.  The few codes
 # no command line can reach are listed with the unit test that reaches them
 # or the reason none can.
+# Under the sanitizers (make san sets VCHESS_SAN=1) it skips: it checks the
+# catalogue and the manual pages, which the check run does, and reruns the
+# goldens, which the sanitizer run already runs.
 set -u
+if [ "${VCHESS_SAN:-0}" = 1 ]; then
+	echo "skip diag-codes: the catalogue is checked in make check; the goldens it reruns run under the sanitizers already"
+	exit 0
+fi
 B=${VCHESS_BUILD:-build}
 # (lines that read a variant file's keys, with key_is, get_result and the
 # rule switches' table, name keys, not codes; so do lines marked so)

@@ -11,8 +11,15 @@
 # the first 1,000 games of the lichess archive (size, first paint, a step).
 # FULL=1 plays longer and more random games, and compares every game's
 # diagrams.  Skips when chromium, node or the npm packages are missing.
+# Under the sanitizers (make san sets VCHESS_SAN=1) the three skip: the time is
+# the browser's, and the C code they run, vchess-render -T html, runs under the
+# sanitizers in render-html.sh; the check run drives the pages.
 set -u
 part=${VIEWER_PART:-random}
+if [ "${VCHESS_SAN:-0}" = 1 ]; then
+	echo "skip viewer${VIEWER_PART:+-$VIEWER_PART}: the browser runs in make check; under the sanitizers render-html.sh runs the same C code"
+	exit 0
+fi
 B=${VCHESS_BUILD:-build}
 node_dir=tests/node
 chromium=${CHROMIUM:-/usr/bin/chromium}
