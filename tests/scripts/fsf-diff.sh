@@ -58,6 +58,8 @@ newzealand newzealand
 five-check 5check
 makruk makruk
 makpong makpong
+cambodian cambodian
+karouk karouk
 ai-wok ai-wok
 asean asean
 extinction extinction
@@ -85,7 +87,7 @@ janggimodern janggimodern
 janggitraditional janggitraditional
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e; do
