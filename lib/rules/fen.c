@@ -79,7 +79,8 @@ static int castle_partner_scan(const struct vc_position *p, int side, int right)
 			return psq;
 		return -1;
 	}
-	int home = side == VC_WHITE ? 0 : v->ranks - 1;
+	int kr0 = v->castle_king / v->files; /* the rank castling happens on (White's) */
+	int home = side == VC_WHITE ? kr0 : v->ranks - 1 - kr0;
 	if (v->castle_style == VC_CASTLE_FIXED && k / v->files != home)
 		return -1;
 	int kr = k / v->files, kf = k % v->files;

@@ -78,6 +78,7 @@ chigorin chigorin
 caparandom caparandom
 shatar shatar
 grand grand
+shako shako
 xiangqi xiangqi
 minixiangqi minixiangqi
 manchu manchu
@@ -87,7 +88,7 @@ janggimodern janggimodern
 janggitraditional janggitraditional
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e; do
