@@ -738,7 +738,7 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0) {
 				char r = v->castle[i].right;
-				if (castle_partner_scan(p, c, i) != p->castle[c][i])
+				if (v->castle_files || castle_partner_scan(p, c, i) != p->castle[c][i])
 					r = (char)('A' + p->castle[c][i] % v->files);
 				vc_buf_addc(&b, c ? (char)tolower((unsigned char)r) : r);
 				any = 1;

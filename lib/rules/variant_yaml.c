@@ -1008,6 +1008,11 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				v->coord_castle_partner = 1;
 			else
 				err(l, val, "'coordinates-castling' must be king or partner");
+		} else if (key_is(k, "castling-rights")) {
+			if (s && (!strcmp(s, "letters") || !strcmp(s, "files")))
+				v->castle_files = !strcmp(s, "files");
+			else
+				err(l, val, "'castling-rights' must be letters or files");
 		} else if (key_is(k, "castling")) {
 			if (s && !strcmp(s, "O-O"))
 				v->castle_zero = 0;

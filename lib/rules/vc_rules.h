@@ -364,6 +364,7 @@ struct vc_variant {
 	char drop_mark;     /* '@' or '*' */
 	int castle_zero;    /* castling written 0-0 rather than O-O */
 	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
+	int castle_files;   /* position strings name castling rights by their partners' files */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	int any_file_alias;     /* some file has an alias letter */
 };
