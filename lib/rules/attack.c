@@ -48,7 +48,8 @@ static int walk_reaches(const struct vc_position *p, int from, int target)
 		int len = q[0], modes = q[1];
 		const int16_t *s = q + 2;
 		q += 2 + len;
-		if (!(modes & VC_MODE_CAPTURE))
+		if (!(modes & VC_MODE_CAPTURE) ||
+		    ((modes & VC_MODE_FIRST) && !(p->sqf[from] & VC_SQF_FIRST)))
 			continue;
 		if (modes & VC_MODE_HOP) {
 			if (hop_reaches(p, v->types[t].hop_immune, s, len, target))

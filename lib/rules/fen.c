@@ -79,7 +79,8 @@ static int castle_partner_scan(const struct vc_position *p, int side, int right)
 			return psq;
 		return -1;
 	}
-	int home = side == VC_WHITE ? 0 : v->ranks - 1;
+	int kr0 = v->castle_king / v->files; /* the rank castling happens on (White's) */
+	int home = side == VC_WHITE ? kr0 : v->ranks - 1 - kr0;
 	if (v->castle_style == VC_CASTLE_FIXED && k / v->files != home)
 		return -1;
 	int kr = k / v->files, kf = k % v->files;
@@ -509,8 +510,34 @@ static int read_counters(struct fen_in *in)
 	return 0;
 }
 
+/* The first-move square a castling letter names: the file's square on the
+ * side's first rank, where a piece of the side with a first-move movement
+ * stands; -1 if none. */
+static int first_square(const struct vc_position *p, int side, char uc)
+{
+	const struct vc_variant *v = p->v;
+	if (!v->first_types || uc < 'A' || uc - 'A' >= v->files)
+		return -1;
+	int sq = vc_sq(v->files, uc - 'A', side == VC_WHITE ? 0 : v->ranks - 1);
+	uint8_t c = p->board[sq];
+	return c && vc_code_color(c) == side && (v->first_types >> vc_code_type(c) & 1) ? sq : -1;
+}
+
+/* A first-move right read (Fairy-Stockfish's gates: "DEde"): 1 when uc
+ * names one, which is now held.  In a variant without castling, a file
+ * letter whose square holds no such piece is a right without its piece,
+ * void, as a castling right is (the engine keeps and writes it). */
+static int first_right(struct vc_position *p, int side, char uc)
+{
+	const struct vc_variant *v = p->v;
+	int sq = first_square(p, side, uc);
+	if (sq >= 0)
+		p->sqf[sq] |= VC_SQF_FIRST;
+	return sq >= 0 || (v->first_types && !v->ncastle && uc >= 'A' && uc - 'A' < v->files);
+}
+
 /* The castling field noted by skip_castling: the variant's letters, or
- * Shredder / X-FEN file letters. */
+ * Shredder / X-FEN file letters, or first-move rights. */
 static int read_castling(struct fen_in *in)
 {
 	const struct vc_variant *v = in->v;
@@ -524,6 +551,8 @@ static int read_castling(struct fen_in *in)
 		for (int i = 0; i < v->ncastle; i++)
 			if (v->castle[i].right == uc)
 				found = i;
+		if (found < 0 && first_right(p, side, uc))
+			continue;
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
 		} else if (uc >= 'A' && uc - 'A' < v->files && vc_castler(p, side) >= 0) {
@@ -625,6 +654,23 @@ static size_t put_symbol(const struct vc_variant *v, int t, int color, char *b)
 	return k;
 }
 
+/* The first-move rights after the castling rights, as file letters of
+ * the side's first rank, White's then Black's; 1 when there was one. */
+static int put_first_rights(const struct vc_position *p, struct vc_buf *b)
+{
+	const struct vc_variant *v = p->v;
+	int any = 0;
+	if (!v->first_types)
+		return 0;
+	for (int c = 0; c < 2; c++)
+		for (int f = 0; f < v->files; f++)
+			if (p->sqf[vc_sq(v->files, f, c == VC_WHITE ? 0 : v->ranks - 1)] & VC_SQF_FIRST) {
+				vc_buf_addc(b, (char)((c == VC_WHITE ? 'A' : 'a') + f));
+				any = 1;
+			}
+	return any;
+}
+
 size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 {
 	const struct vc_variant *v = p->v;
@@ -692,11 +738,12 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0) {
 				char r = v->castle[i].right;
-				if (castle_partner_scan(p, c, i) != p->castle[c][i])
+				if (v->castle_files || castle_partner_scan(p, c, i) != p->castle[c][i])
 					r = (char)('A' + p->castle[c][i] % v->files);
 				vc_buf_addc(&b, c ? (char)tolower((unsigned char)r) : r);
 				any = 1;
 			}
+	any |= put_first_rights(p, &b);
 	if (!any)
 		vc_buf_addc(&b, '-');
 	vc_buf_addc(&b, ' ');

@@ -251,6 +251,20 @@ static void gen_hop(struct gen *g, int from, int t, int modes, const int16_t *s,
 	}
 }
 
+/* May a path with the modes first-move or not-in-check be taken now: the
+ * piece on from holds its first-move right, its side is not in check
+ * (*checked caches that answer, -1 while not known)? */
+static int path_open(const struct vc_position *p, int from, int modes, int *checked)
+{
+	if ((modes & VC_MODE_FIRST) && !(p->sqf[from] & VC_SQF_FIRST))
+		return 0;
+	if (!(modes & VC_MODE_UNCHECKED))
+		return 1;
+	if (*checked < 0)
+		*checked = vc_in_check(p, p->side);
+	return !*checked;
+}
+
 static void gen_piece(struct gen *g, int from)
 {
 	const struct vc_position *p = g->p;
@@ -278,10 +292,13 @@ static void gen_piece(struct gen *g, int from)
 		memset(seen, 0, sizeof seen);
 		stamp = 1;
 	}
+	int checked = -1; /* is the side in check?  asked once, when a path needs it */
 	for (int i = 0; i < np; i++) {
 		int len = q[0], modes = q[1];
 		const int16_t *s = q + 2;
 		q += 2 + len;
+		if ((modes & (VC_MODE_FIRST | VC_MODE_UNCHECKED)) && !path_open(p, from, modes, &checked))
+			continue;
 		if (modes & VC_MODE_HOP) {
 			gen_hop(g, from, t, modes, s, len);
 			continue;

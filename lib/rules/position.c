@@ -54,6 +54,8 @@ void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
 	p->pidx[sq] = p->npl[c];
 	p->plist[c][p->npl[c]++] = (int16_t)sq;
 	p->hash ^= zkey(p->v, code, sq);
+	if (flags & VC_SQF_FIRST)
+		p->hash ^= vc_first_key(p->v, sq);
 	if (flags & VC_SQF_LINKMASK)
 		link_note(p, sq, c, flags, 1);
 	if (c < 2 && (p->v->types[vc_code_type(code)].props & VC_P_ROYAL) && p->king[c] < 0)
@@ -70,6 +72,8 @@ void vc_pos_remove(struct vc_position *p, int sq)
 	p->pidx[last] = (int16_t)i;
 	if (p->sqf[sq] & VC_SQF_LINKMASK)
 		link_note(p, sq, c, p->sqf[sq], 0);
+	if (p->sqf[sq] & VC_SQF_FIRST)
+		p->hash ^= vc_first_key(p->v, sq);
 	p->board[sq] = VC_EMPTY;
 	p->sqf[sq] = 0;
 	p->hash ^= zkey(p->v, code, sq);
@@ -94,7 +98,9 @@ static inline void move_piece(struct vc_position *p, int from, int to)
 	p->plist[c][i] = (int16_t)to;
 	p->pidx[to] = (int16_t)i;
 	p->board[to] = code;
-	p->sqf[to] = p->sqf[from];
+	p->sqf[to] = p->sqf[from] & (uint8_t)~VC_SQF_FIRST; /* a piece that moves loses its right */
+	if (p->sqf[from] & VC_SQF_FIRST)
+		p->hash ^= vc_first_key(p->v, from);
 	p->board[from] = VC_EMPTY;
 	p->sqf[from] = 0;
 	p->hash ^= zkey(p->v, code, from) ^ zkey(p->v, code, to);
@@ -111,6 +117,8 @@ uint64_t vc_pos_compute_hash(const struct vc_position *p)
 			h ^= zkey(v, p->board[sq], sq);
 			if (p->sqf[sq] & VC_SQF_LINKMASK)
 				h ^= v->zob_link[(size_t)sq * 8 + (size_t)(vc_link_of(p->sqf[sq]) - 1)];
+			if (p->sqf[sq] & VC_SQF_FIRST)
+				h ^= vc_first_key(v, sq);
 		}
 	if (p->side)
 		h ^= v->zob_side;
@@ -395,8 +403,12 @@ static inline void make_castle(struct vc_position *p, struct vc_undo *u, const v
 	uint8_t kf = p->sqf[ksq], rf = p->sqf[rsq];
 	u->captured = rc; /* the partner as it was, for unmake */
 	u->capflags = rf;
+	u->movedflags = kf;
 	vc_pos_remove(p, ksq);
 	vc_pos_remove(p, rsq);
+	/* both have moved: first-move rights go */
+	kf &= (uint8_t)~VC_SQF_FIRST;
+	rf &= (uint8_t)~VC_SQF_FIRST;
 	vc_pos_put(p, m->to, kc, kf);
 	int rt = vc_code_type(rc);
 	int becomes = v->castle[m->extra].becomes;
@@ -665,14 +677,11 @@ void vc_pos_unmake(struct vc_position *p)
 		vc_pos_put(p, m->from, code, u->twoflags[0]);
 		vc_pos_put(p, m->from2, code, u->twoflags[1]);
 	} else if (m->flags & VC_MF_CASTLE) {
-		uint8_t kc = p->board[m->to], rc = p->board[m->to2];
-		uint8_t kf = p->sqf[m->to], rf = p->sqf[m->to2];
+		uint8_t kc = p->board[m->to];
 		vc_pos_remove(p, m->to);
 		vc_pos_remove(p, m->to2);
-		vc_pos_put(p, m->from, kc, kf);
+		vc_pos_put(p, m->from, kc, u->movedflags);
 		vc_pos_put(p, m->aux, u->captured, u->capflags);
-		(void)rc;
-		(void)rf;
 	} else {
 		for (int i = u->nblast - 1; i >= 0; i--) /* the mover back last */
 			vc_pos_put(p, u->blastsq[i], u->blastold[i][0], u->blastold[i][1]);

@@ -945,6 +945,11 @@ static int compile_paths(struct compile *c)
 			for (int a = 0; a < pt->natoms; a++)
 				if (pt->atoms[a].modes & VC_MODE_HOP)
 					v->walk_types |= 1ULL << t;
+			/* nor are first moves, which hold only while the right does */
+			for (int a = 0; a < pt->natoms; a++)
+				if (pt->atoms[a].modes & VC_MODE_FIRST)
+					v->first_types |= 1ULL << t;
+			v->walk_types |= v->first_types;
 			for (int o = 0; o < v->nsq; o++) {
 				/* two-square pieces move as bodies (vc_gen_two), not along
 				 * paths, and their attacks are not in the tries */

@@ -297,6 +297,16 @@ static int region_ref(struct ld *l, yaml_node_t *n, const char *what)
 	return 0;
 }
 
+/* A movement's switches that are mode bits: first-move (only while the
+ * piece holds its first-move right) and not-in-check. */
+static void atom_switch(struct ld *l, const char *key, yaml_node_t *val, int *bits)
+{
+	int on = 0;
+	get_bool(l, val, key, &on);
+	if (on)
+		*bits |= !strcmp(key, "first-move") ? VC_MODE_FIRST : VC_MODE_UNCHECKED;
+}
+
 static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 {
 	struct vc_atom a;
@@ -308,7 +318,7 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 	a.col = (int)n->start_mark.column + 1;
 	if (!is_map(l, n, "moves item"))
 		return;
-	int kinds = 0, have_then = 0, ep = 0, hop = 0;
+	int kinds = 0, have_then = 0, ep = 0, hop = 0, switches = 0;
 	yaml_node_t *k, *val;
 	FOR_MAP(n, k, val)
 	{
@@ -392,6 +402,8 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 			a.within = (uint8_t)region_ref(l, val, "within");
 		} else if (!strcmp(key, "en-passant")) {
 			get_bool(l, val, "en-passant", &ep);
+		} else if (!strcmp(key, "first-move") || !strcmp(key, "not-in-check")) {
+			atom_switch(l, key, val, &switches);
 		} else
 			err(l, k, "unknown key '%s' in a move", key);
 	}
@@ -424,6 +436,7 @@ static void read_atom(struct ld *l, yaml_node_t *n, struct vc_ptype *pt)
 			err(l, n, "'en-passant' needs mode move (a step that can be taken en passant) "
 				  "or capture (a capture that can take en passant)");
 	}
+	a.modes |= (uint8_t)switches;
 	struct vc_atom *na = realloc(pt->atoms, (size_t)(pt->natoms + 1) * sizeof *na);
 	if (!na) {
 		err(l, n, "out of memory");
@@ -995,6 +1008,11 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				v->coord_castle_partner = 1;
 			else
 				err(l, val, "'coordinates-castling' must be king or partner");
+		} else if (key_is(k, "castling-rights")) {
+			if (s && (!strcmp(s, "letters") || !strcmp(s, "files")))
+				v->castle_files = !strcmp(s, "files");
+			else
+				err(l, val, "'castling-rights' must be letters or files");
 		} else if (key_is(k, "castling")) {
 			if (s && !strcmp(s, "O-O"))
 				v->castle_zero = 0;

@@ -51,6 +51,7 @@ static inline int vc_code_color(uint8_t c) { return c & 3; }
 /* square flags kept beside the board */
 #define VC_SQF_PROMOTED 0x01 /* a promoted piece (crazyhouse: back to a pawn when taken) */
 #define VC_SQF_DEAD 0x02     /* a dead Kirby: frozen for the rest of the game */
+#define VC_SQF_FIRST 0x04    /* the piece has not moved and holds its first-move right */
 #define VC_SQF_LINKMASK 0xf0 /* two-square piece: direction (1..8) to its other square */
 #define VC_SQF_LINKSHIFT 4
 /* link directions of a two-square piece: from a square to its partner,
@@ -110,6 +111,8 @@ enum vc_atom_kind { VC_A_LEAP, VC_A_RIDE, VC_A_BENT, VC_A_ZIGZAG, VC_A_REFLECT }
 #define VC_MODE_EPMAKE 0x08 /* a multi-square move that leaves en-passant targets */
 #define VC_MODE_EPTAKE 0x10 /* may capture en passant */
 #define VC_MODE_HOP 0x20    /* jumps exactly one piece (the screen) before its destinations */
+#define VC_MODE_FIRST 0x40  /* only while the piece holds its first-move right (VC_SQF_FIRST) */
+#define VC_MODE_UNCHECKED 0x80 /* not while its side is in check */
 
 /* direction filters, relative to the side (forward = towards the enemy) */
 #define VC_DIR_FORWARD 0x01
@@ -306,6 +309,9 @@ struct vc_variant {
 	/* types with paths too long to invert into the tries (a reflecting ray
 	 * on a big board): their attacks are found by walking their paths */
 	uint64_t walk_types;
+	/* types with first-move movements (VC_MODE_FIRST): their attacks are
+	 * walked too, as they depend on the right */
+	uint64_t first_types;
 	/* walk_reach[side][type]: per origin (nsq words of (nsq + 63) / 64), the
 	 * squares its capture paths hold at all, a cheap test before a walk */
 	uint64_t *walk_reach[2][VC_MAXT];
@@ -358,6 +364,7 @@ struct vc_variant {
 	char drop_mark;     /* '@' or '*' */
 	int castle_zero;    /* castling written 0-0 rather than O-O */
 	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
+	int castle_files;   /* position strings name castling rights by their partners' files */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	int any_file_alias;     /* some file has an alias letter */
 };
@@ -512,6 +519,14 @@ static inline int vc_castler(const struct vc_position *p, int side)
 		if (vc_code_type(p->board[p->plist[side][i]]) == v->castle_type)
 			return p->plist[side][i];
 	return -1;
+}
+
+/* The hash key of a first-move right on sq: the square's en-passant key
+ * turned, so that no table more is drawn. */
+static inline uint64_t vc_first_key(const struct vc_variant *v, int sq)
+{
+	uint64_t k = v->zob_ep[sq];
+	return k << 29 | k >> 35;
 }
 
 /* position.c */

@@ -15,10 +15,10 @@ games=2 plies=80
 if [ "${FULL:-0}" = 1 ]; then
 	games=10
 fi
-variants="5check ai-wok almost amazon asean breakthrough capablanca caparandom centaur chancellor
+variants="5check ai-wok almost amazon asean breakthrough cambodian capablanca caparandom centaur chancellor
 chigorin clobber clobber10 codrus courier embassy extinction fairy gardner gothic grand
-hoppelpoppel janus jesonmor kinglet knightmate losalamos losers makpong makruk modern newzealand
-nocastle normal shatar shatranj suicide threekings"
+hoppelpoppel janus jesonmor karouk kinglet knightmate losalamos losers makpong makruk modern newzealand
+nocastle normal shako shatar shatranj suicide threekings"
 if ! command -v node >/dev/null 2>&1; then
 	for v in $variants; do echo "skip ffish-$v # node is not installed"; done
 	exit 0

@@ -18,6 +18,10 @@
 # The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) are also
 # counted from their start at depths 1 to 3, each against the engine.
 #
+# Position strings too (fsf-fen-*): the engine reads each position that
+# vchess wrote and writes it back with its `d` command, and its start
+# position's string; each must be the string vchess writes.
+#
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
 # Skipped with the reason when fairy-stockfish is not installed.
@@ -58,6 +62,8 @@ newzealand newzealand
 five-check 5check
 makruk makruk
 makpong makpong
+cambodian cambodian
+karouk karouk
 ai-wok ai-wok
 asean asean
 extinction extinction
@@ -76,6 +82,7 @@ chigorin chigorin
 caparandom caparandom
 shatar shatar
 grand grand
+shako shako
 xiangqi xiangqi
 minixiangqi minixiangqi
 manchu manchu
@@ -84,8 +91,12 @@ janggicasual janggicasual
 janggimodern janggimodern
 janggitraditional janggitraditional
 "
+# the variants whose position strings are not the engine's (fsf-fen-*):
+# chess960 writes castling rights as lichess does (KQkq, X-FEN), where the
+# engine's fischerandom writes Shredder-FEN (HAha)
+fen_skip="chess960"
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e; do
@@ -114,6 +125,36 @@ engine_suite() {
 		awk -v n="$3" 'NR == FNR { fen[FNR] = $0; next }
 			{ i = int((FNR - 1) / n) + 1; line[i] = line[i] " ;D" ((FNR - 1) % n + 1) " " $1 }
 			END { for (i = 1; i in fen; i++) print fen[i] line[i] }' "$1" -
+}
+
+# engine_fens FILE-OF-FENS ENGINE-VARIANT: the engine's own position string
+# for its start, then for each position of the file as it reads it
+engine_fens() {
+	{
+		printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\nd\n' "$2"
+		while IFS= read -r fen; do
+			printf 'position fen %s\nd\n' "$fen"
+		done <"$1"
+		printf 'quit\n'
+	} | fairy-stockfish 2>/dev/null | sed -n 's/^Fen: //p'
+}
+
+# fen_check VARIANT ENGINE-VARIANT: vchess writes the position strings the
+# engine writes, for the start and every position of the random games
+fen_check() {
+	local n bad
+	engine_fens "$tmp/$1.fens" "$2" >"$tmp/$1.efens"
+	{ head -n 1 "$tmp/$1.fens"; cat "$tmp/$1.fens"; } >"$tmp/$1.vfens"
+	n=$(wc -l <"$tmp/$1.vfens")
+	bad=$(paste -d '|' "$tmp/$1.vfens" "$tmp/$1.efens" | awk -F '|' '$1 != $2' | head -n 3)
+	if [ "$(wc -l <"$tmp/$1.efens")" -ne "$n" ]; then
+		echo "not ok fsf-fen-$1: fairy-stockfish ($2) did not write every position"
+	elif [ -z "$bad" ]; then
+		echo "ok fsf-fen-$1: the start and $((n - 1)) positions written as fairy-stockfish ($2) writes them"
+	else
+		echo "not ok fsf-fen-$1: position strings differ from fairy-stockfish ($2) (vchess | engine)"
+		printf '%s\n' "$bad" | sed 's/^/    /'
+	fi
 }
 
 printf '%s\n' "$table" | while read -r v e; do
@@ -148,6 +189,7 @@ printf '%s\n' "$table" | while read -r v e; do
 		echo "not ok fsf-$v: no positions came out of the random games"
 		continue
 	fi
+	case " $fen_skip " in *" $v "*) ;; *) fen_check "$v" "$e" ;; esac
 	engine_suite "$tmp/$v.fens" "$e" "$d" >"$tmp/$v.perft"
 	if [ "$(grep -c ';D' "$tmp/$v.perft")" -ne "$n" ]; then
 		echo "not ok fsf-$v: fairy-stockfish ($e) did not count every position"
