@@ -415,6 +415,13 @@ validate_corpus() { # validate_corpus SHORT RELPATH
 	vnote "vgz_$short" "$games"
 	row "$label" "vgz_$short" "gzip -dc >/dev/null" "$gn" "$R"
 
+	# the same with zlib's inflater, where the build has ISA-L's (the default)
+	def "vgzz_$short" env VCHESS_INFLATE=zlib "$VVALID" "${j1[@]}" --quiet "${vsum[@]}" "$gz"
+	measure "vgzz_$short" "vgz_$short"
+	R=; [ -n "${T[vgzz_$short]:-}" ] && [ -n "${T[vgz_$short]:-}" ] && R=$(awk -v a="${T[vgzz_$short]}" \
+		-v b="${T[vgz_$short]}" -v g="${gn:+${T[$gn]:-}}" 'BEGIN{ if (b>0) printf "default inflater %.2fx zlib", a/b; if (g!="") printf "; gzip -dc %ss", g }')
+	row "validate $short .gz zlib (-j 1)" "vgzz_$short" "default inflater" "vgz_$short" "$R"
+
 	local pgn=
 	if [ -n "$GZIP" ] && [ -n "$PGNX" ]; then
 		pgn="pgz_$short"
@@ -536,6 +543,18 @@ else
 		measure c_xml "$pj"
 		cnote c_xml xml
 		row "convert lichess text->xml" c_xml "pgn-extract --json" "$pj" "$R"
+		# XML in: the same games as XML, read back to text, against pgn-extract
+		# converting them from text (target: ratio >= 1)
+		if "$VCONV" "${cxml[@]}" -o "$TMP/lichess.xml" "$LP" 2>/dev/null; then
+			def c_xmlin --null "$VCONV" "${ctext[@]}" "$TMP/lichess.xml"
+			measure c_xmlin "$pn"
+			cnote c_xmlin xml-in
+			row "convert lichess xml->text" c_xmlin "pgn-extract (SAN, from text)" "$pn" \
+				"${R:+$R; }target: ratio >= 1"
+			rm -f "$TMP/lichess.xml"
+		else
+			skip_row "convert lichess xml->text" "skipped: cannot write the XML"
+		fi
 	fi
 	# 7b: the games that reach a position, at any ply: pgn-extract -x finds those that
 	# reach the position its line of moves reaches (the Spanish opening); both must
