@@ -151,7 +151,8 @@ struct vc_xml_reader {
 	struct attr *attrs;
 	size_t nattrs, attrs_cap;
 	struct open_el *open;
-	int nopen, open_cap;
+	int nopen;
+	size_t open_cap;
 	const char *key[K_COUNT];
 	int brk;      /* a comment or a PI came after the last text: no joining */
 	int fed_all;  /* the parser has been told the input ended (or failed) */
@@ -215,18 +216,28 @@ static long parser_line(const struct vc_xml_reader *x)
 	return x->pc && x->pc->input ? x->pc->input->line : 0;
 }
 
+/* Makes room in the array *p of *cap elements of size bytes for need of
+ * them: 0, or -1 (x->oom set) when out of memory. */
+static int grow(struct vc_xml_reader *x, void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = 2 * need + 64;
+	void *old, *np;
+	memcpy(&old, p, sizeof old); /* (p is the address of a typed pointer) */
+	if (!(np = realloc(old, n * size))) {
+		x->oom = 1;
+		return -1;
+	}
+	memcpy(p, &np, sizeof np);
+	*cap = n;
+	return 0;
+}
+
 static struct node *node_add(struct vc_xml_reader *x, enum node_type type, long line)
 {
-	if (x->nq == x->qcap) {
-		size_t cap = x->qcap ? 2 * x->qcap : 256;
-		struct node *q = realloc(x->q, cap * sizeof *q);
-		if (!q) {
-			x->oom = 1;
-			return NULL;
-		}
-		x->q = q;
-		x->qcap = cap;
-	}
+	if (grow(x, &x->q, &x->qcap, x->nq + 1, sizeof *x->q) < 0)
+		return NULL;
 	struct node *n = &x->q[x->nq++];
 	memset(n, 0, sizeof *n);
 	n->type = type;
@@ -302,19 +313,10 @@ static void on_start(void *user, const xmlChar *local, const xmlChar *prefix, co
 		xmlStopParser(x->pc);
 		return;
 	}
-	if (x->nopen == x->open_cap) {
-		int cap = x->open_cap ? 2 * x->open_cap : 64;
-		struct open_el *o = realloc(x->open, (size_t)cap * sizeof *o);
-		if (!o) {
-			x->oom = 1;
-			xmlStopParser(x->pc);
-			return;
-		}
-		x->open = o;
-		x->open_cap = cap;
-	}
-	struct node *n = node_add(x, N_START, parser_line(x));
-	if (!n) {
+	struct node *n = NULL;
+	if (grow(x, &x->open, &x->open_cap, (size_t)x->nopen + 1, sizeof *x->open) < 0 ||
+	    grow(x, &x->attrs, &x->attrs_cap, x->nattrs + (size_t)nattr, sizeof *x->attrs) < 0 ||
+	    !(n = node_add(x, N_START, parser_line(x)))) {
 		xmlStopParser(x->pc);
 		return;
 	}
@@ -325,17 +327,6 @@ static void on_start(void *user, const xmlChar *local, const xmlChar *prefix, co
 	n->depth = x->nopen++;
 	n->name = (const char *)local;
 	n->attr = x->nattrs;
-	if (x->nattrs + (size_t)nattr > x->attrs_cap) {
-		size_t cap = 2 * (x->nattrs + (size_t)nattr) + 64;
-		struct attr *na = realloc(x->attrs, cap * sizeof *na);
-		if (!na) {
-			x->oom = 1;
-			xmlStopParser(x->pc);
-			return;
-		}
-		x->attrs = na;
-		x->attrs_cap = cap;
-	}
 	/* attrs: local name, prefix, URI, value, end of value, for each */
 	for (int i = 0; i < nattr; i++) {
 		const xmlChar **a = attrs + 5 * i;
