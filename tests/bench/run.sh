@@ -415,13 +415,6 @@ validate_corpus() { # validate_corpus SHORT RELPATH
 	vnote "vgz_$short" "$games"
 	row "$label" "vgz_$short" "gzip -dc >/dev/null" "$gn" "$R"
 
-	# the same with zlib's inflater, where the build has ISA-L's (the default)
-	def "vgzz_$short" env VCHESS_INFLATE=zlib "$VVALID" "${j1[@]}" --quiet "${vsum[@]}" "$gz"
-	measure "vgzz_$short" "vgz_$short"
-	R=; [ -n "${T[vgzz_$short]:-}" ] && [ -n "${T[vgz_$short]:-}" ] && R=$(awk -v a="${T[vgzz_$short]}" \
-		-v b="${T[vgz_$short]}" -v g="${gn:+${T[$gn]:-}}" 'BEGIN{ if (b>0) printf "default inflater %.2fx zlib", a/b; if (g!="") printf "; gzip -dc %ss", g }')
-	row "validate $short .gz zlib (-j 1)" "vgzz_$short" "default inflater" "vgz_$short" "$R"
-
 	local pgn=
 	if [ -n "$GZIP" ] && [ -n "$PGNX" ]; then
 		pgn="pgz_$short"
