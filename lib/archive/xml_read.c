@@ -1,6 +1,6 @@
 /*
  * archive/xml_read.c - the XML archive format of vchess-xml(5), read:
- * libxml2's xmlTextReader, streamed from a vc_input (so gzip comes for
+ * libxml2's SAX2 push parser, fed from a vc_input (so gzip comes for
  * free); and the sniffing of an input's format by its first bytes.  The
  * writer is write_xml.c.
  *
@@ -20,30 +20,45 @@
  * in the element's esc attribute, so that reading restores the exact
  * bytes.
  *
+ * Reading.  The parser is given the input a chunk (CHUNK bytes) at a time;
+ * its callbacks append what they see to a queue of nodes (an element's
+ * start with its attributes, its end, a run of text, a CDATA section, a
+ * document type, the first error), which the game reader below takes one
+ * at a time, as from a pull reader: text is handed out only once complete,
+ * an empty element (<x/>) has no end node, and an error is a node too, so
+ * every game that ends before it is read before the error is reported.
+ * (libxml2's xmlTextReader did this job before: building a node of the
+ * tree for each was most of the time of reading.)
+ *
  * Writing goes through the xmlTextWriter for the document; the games are
  * serialised here into the very bytes the xmlTextWriter would write (see
  * "the writer" below), since its per-attribute cost made the writer as
  * slow as the whole replay.
  *
- * Invariants: the reader holds one game's items and only the current XML
- * node (no tree is built; subtrees that are skipped are skipped by the
- * streaming reader); the serialiser's output equals the xmlTextWriter's
- * byte for byte (tests/unit/t_convert.c); libxml2 never prints: its global
- * handlers are made silent while it runs on our behalf, and parse errors go
- * to the context.
+ * Invariants: the queue holds the nodes of at most one chunk of input and
+ * the text still open at its end, and the reader one game's items (no
+ * tree is built); a node's line is the parser's line when it saw the node
+ * (for an element, the end of its start tag; for an end, its start's);
+ * the serialiser's output equals the xmlTextWriter's byte for byte
+ * (tests/unit/t_convert.c); libxml2 never prints: its global handlers are
+ * made silent while it runs on our behalf, and parse errors go to the
+ * context.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/xmlwriter.h>
 
 #include "archive/vc_archive.h"
 
 #define XML_VERSION "1"
 #define SNIFF_BYTES 4096
+#define CHUNK (64 * 1024)
 
 /* ==== the reader ======================================================== */
 
@@ -56,16 +71,96 @@ struct prolog {
 	long doctype; /* the line of "<!D", 0 when none was seen */
 };
 
+/* The nodes of the queue; N_SPACE is N_TEXT that is all blanks, told apart
+ * when it is taken. */
+enum node_type { N_START, N_END, N_TEXT, N_SPACE, N_CDATA, N_DOCTYPE, N_ERROR, N_FAIL };
+
+struct node {
+	enum node_type type;
+	int empty; /* N_START: written <x/> */
+	int depth; /* of an element (the root's is 0) */
+	int nattr;
+	long line;
+	const char *name; /* the local name, in the parser's dictionary */
+	size_t attr;      /* the first of nattr in attrs[] */
+	size_t text, len; /* in pool: text and CDATA */
+};
+
+/* an attribute of an element in the queue (no namespace) */
+struct attr {
+	const char *name; /* in the parser's dictionary */
+	size_t val, len;  /* in pool */
+};
+
+/* an element open in the parser: its name, its start's line, and whether
+ * it is <x/> */
+struct open_el {
+	const char *name;
+	long line;
+	int empty;
+};
+
+/* The names the reader looks for, found in the parser's dictionary once,
+ * so that a name is told by its address (K_*: elements, then attributes;
+ * only the attributes named here are kept). */
+enum {
+	K_ARCHIVE,
+	K_GAME,
+	K_TAGS,
+	K_TAG,
+	K_MOVES,
+	K_MOVE,
+	K_COMMENT,
+	K_ESCAPE,
+	K_NAG,
+	K_VARIATION,
+	K_RESULT,
+	K_ARROW,
+	K_SQUARE,
+	K_START,
+	K_DIAGNOSTICS,
+	K_ATTRS, /* the attributes: */
+	K_SAN = K_ATTRS,
+	K_SUFFIX,
+	K_EP,
+	K_ESC,
+	K_NAME,
+	K_VERSION,
+	K_COUNT
+};
+static const char *const key_names[K_COUNT] = {
+	"archive", "game",  "tags",	"tag",	  "moves", "move",  "comment",
+	"escape",  "nag",   "variation", "result", "arrow", "square", "start",
+	"diagnostics", "san", "suffix", "ep", "esc", "name", "version",
+};
+
 struct vc_xml_reader {
 	struct vc_ctx *ctx;
 	struct vc_input *in;
-	xmlTextReaderPtr r;
+	xmlParserCtxtPtr pc;
 	char *name;
 	long number;
 	int started, done, failed;
 	struct vc_buf text, val, tmp;
 	struct vc_game *g;
 	struct prolog pro;
+	/* the queue: q[at - 1] is the current node, q[at..nq) are to come */
+	struct node *q;
+	size_t nq, at, qcap;
+	struct vc_buf pool;
+	struct attr *attrs;
+	size_t nattrs, attrs_cap;
+	struct open_el *open;
+	int nopen;
+	size_t open_cap;
+	const char *key[K_COUNT];
+	int brk;      /* a comment or a PI came after the last text: no joining */
+	int fed_all;  /* the parser has been told the input ended (or failed) */
+	int erred;    /* an N_ERROR is queued (only the first error is) */
+	int oom;
+	long err_line, err_col;
+	char err_msg[512];
+	char chunk[CHUNK];
 };
 
 /* The bytes of the prolog (before the root element) pass through here, so
@@ -114,40 +209,366 @@ static void prolog_scan(struct prolog *p, const char *buf, size_t n)
 	}
 }
 
-static int in_read(void *user, char *buf, int len)
+/* ---- the parser's side: nodes into the queue ---- */
+
+static long parser_line(const struct vc_xml_reader *x)
 {
-	struct vc_xml_reader *x = user;
-	long n = vc_input_read(x->in, buf, (size_t)len);
-	if (n < 0) {
-		x->failed = 1;
-		return -1;
-	}
-	prolog_scan(&x->pro, buf, (size_t)n);
-	return (int)n;
+	return x->pc && x->pc->input ? x->pc->input->line : 0;
 }
 
-static int in_close(void *user)
+/* Makes room in the array *p of *cap elements of size bytes for need of
+ * them: 0, or -1 (x->oom set) when out of memory. */
+static int grow(struct vc_xml_reader *x, void *p, size_t *cap, size_t need, size_t size)
 {
-	(void)user;
+	if (need <= *cap)
+		return 0;
+	size_t n = 2 * need + 64;
+	void *old, *np;
+	memcpy(&old, p, sizeof old); /* (p is the address of a typed pointer) */
+	if (!(np = realloc(old, n * size))) {
+		x->oom = 1;
+		return -1;
+	}
+	memcpy(p, &np, sizeof np);
+	*cap = n;
 	return 0;
 }
 
-static void on_xml_error(void *user, xmlErrorPtr e)
+static struct node *node_add(struct vc_xml_reader *x, enum node_type type, long line)
 {
-	struct vc_xml_reader *x = user;
-	if (!e || e->level < XML_ERR_ERROR || x->failed)
+	if (grow(x, &x->q, &x->qcap, x->nq + 1, sizeof *x->q) < 0)
+		return NULL;
+	struct node *n = &x->q[x->nq++];
+	memset(n, 0, sizeof *n);
+	n->type = type;
+	n->line = line;
+	return n;
+}
+
+/* Appends s[0, n) and a NUL to the pool, in an attribute value (amp)
+ * "&#38;" read as "&" (the parser hands values over so when it does not
+ * replace entities: an '&' stands for nothing else there); returns the
+ * length appended. */
+static size_t pool_add(struct vc_xml_reader *x, const xmlChar *s, size_t n, int amp)
+{
+	if (vc_buf_reserve(&x->pool, n + 1) < 0)
+		return 0;
+	const char *p = (const char *)s, *e = p + n;
+	char *d = x->pool.p + x->pool.len;
+	for (const char *a; amp && (a = memchr(p, '&', (size_t)(e - p))) != NULL;) {
+		memcpy(d, p, (size_t)(a - p) + 1);
+		d += a - p + 1;
+		p = a + 1;
+		if (e - p >= 4 && !memcmp(p, "#38;", 4))
+			p += 4;
+	}
+	memcpy(d, p, (size_t)(e - p));
+	d += e - p;
+	*d = '\0';
+	size_t k = (size_t)(d - (x->pool.p + x->pool.len));
+	x->pool.len += k + 1;
+	return k;
+}
+
+/* Queues the first error (the parser's, or one of ours in its words). */
+static void queue_error(struct vc_xml_reader *x, const char *text, long line, long col)
+{
+	if (x->erred)
 		return;
-	x->failed = 1;
-	char msg[512];
-	snprintf(msg, sizeof msg, "%s", e->message ? e->message : "malformed XML");
+	x->erred = 1;
+	char *msg = x->err_msg;
+	snprintf(msg, sizeof x->err_msg, "%s", text);
 	size_t k = strlen(msg);
 	while (k > 0 && (msg[k - 1] == '\n' || msg[k - 1] == ' '))
 		msg[--k] = '\0';
 	for (char *p = msg; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name, e->line, e->int2 > 0 ? e->int2 : 0,
-		NULL, "not well-formed XML: %s", msg);
+	x->err_line = line;
+	x->err_col = col;
+	node_add(x, N_ERROR, line);
+}
+
+static int is_attr_key(const struct vc_xml_reader *x, const xmlChar *name)
+{
+	for (int k = K_ATTRS; k < K_COUNT; k++)
+		if ((const char *)name == x->key[k])
+			return 1;
+	return 0;
+}
+
+static void on_start(void *user, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
+		     int nns, const xmlChar **ns, int nattr, int ndefaulted, const xmlChar **attrs)
+{
+	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+	struct vc_xml_reader *x = user;
+	const xmlParserInputPtr in = x->pc->input;
+	int empty = in && in->cur && in->cur[0] == '/' && in->cur[1] == '>';
+	if ((unsigned)x->nopen > xmlParserMaxDepth) {
+		/* the limit libxml2's tree builder sets, in its words */
+		char msg[100];
+		snprintf(msg, sizeof msg, "Excessive depth in document: %u use XML_PARSE_HUGE option",
+			 xmlParserMaxDepth);
+		queue_error(x, msg, parser_line(x), in ? in->col : 0);
+		xmlStopParser(x->pc);
+		return;
+	}
+	struct node *n = NULL;
+	if (grow(x, &x->open, &x->open_cap, (size_t)x->nopen + 1, sizeof *x->open) < 0 ||
+	    grow(x, &x->attrs, &x->attrs_cap, x->nattrs + (size_t)nattr, sizeof *x->attrs) < 0 ||
+	    !(n = node_add(x, N_START, parser_line(x)))) {
+		xmlStopParser(x->pc);
+		return;
+	}
+	x->open[x->nopen].name = (const char *)local;
+	x->open[x->nopen].line = n->line;
+	x->open[x->nopen].empty = empty;
+	n->empty = empty;
+	n->depth = x->nopen++;
+	n->name = (const char *)local;
+	n->attr = x->nattrs;
+	/* attrs: local name, prefix, URI, value, end of value, for each */
+	for (int i = 0; i < nattr; i++) {
+		const xmlChar **a = attrs + 5 * i;
+		if (a[2] || !is_attr_key(x, a[0]))
+			continue; /* one the reader never asks for */
+		struct attr *at = &x->attrs[x->nattrs++];
+		at->name = (const char *)a[0];
+		at->val = x->pool.len;
+		at->len = pool_add(x, a[3], (size_t)(a[4] - a[3]), 1);
+		n->nattr++;
+	}
+}
+
+static void on_end(void *user, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri)
+{
+	(void)prefix, (void)uri;
+	struct vc_xml_reader *x = user;
+	if (x->nopen == 0)
+		return;
+	struct open_el o = x->open[--x->nopen];
+	if (o.empty)
+		return;
+	struct node *n = node_add(x, N_END, o.line);
+	if (!n) {
+		xmlStopParser(x->pc);
+		return;
+	}
+	n->depth = x->nopen;
+	n->name = (const char *)local;
+}
+
+/* Text and CDATA: a run joins the node before it when that is of its type
+ * and nothing came between (the parser may hand one run over in pieces). */
+static void add_text(struct vc_xml_reader *x, enum node_type type, const xmlChar *s, int len)
+{
+	struct node *last = x->nq > x->at ? &x->q[x->nq - 1] : NULL;
+	if (last && last->type == type && !x->brk) {
+		x->pool.len--; /* its NUL: the text is at the end of the pool */
+	} else {
+		last = node_add(x, type, parser_line(x));
+		if (!last) {
+			xmlStopParser(x->pc);
+			return;
+		}
+		last->depth = x->nopen;
+		last->text = x->pool.len;
+	}
+	x->brk = 0;
+	last->len += pool_add(x, s, (size_t)len, 0);
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/* Blanks are kept only inside the elements whose text is read: elsewhere
+ * the reader would skip them, and between elements they are most nodes. */
+static void on_chars(void *user, const xmlChar *s, int len)
+{
+	struct vc_xml_reader *x = user;
+	if (x->nopen > 0 && is_blank((const char *)s, (size_t)len)) {
+		const char *p = x->open[x->nopen - 1].name;
+		if (p != x->key[K_COMMENT] && p != x->key[K_ESCAPE] && p != x->key[K_NAG] &&
+		    p != x->key[K_TAG] && p != x->key[K_RESULT])
+			return;
+	}
+	add_text(x, N_TEXT, s, len);
+}
+
+static void on_cdata(void *user, const xmlChar *s, int len)
+{
+	add_text(user, N_CDATA, s, len);
+}
+
+static void on_break(void *user, const xmlChar *a, const xmlChar *b)
+{
+	(void)a, (void)b;
+	((struct vc_xml_reader *)user)->brk = 1;
+}
+
+static void on_comment(void *user, const xmlChar *s)
+{
+	(void)s;
+	((struct vc_xml_reader *)user)->brk = 1;
+}
+
+static void on_doctype(void *user, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
+{
+	(void)name, (void)ext, (void)sys;
+	struct vc_xml_reader *x = user;
+	node_add(x, N_DOCTYPE, parser_line(x));
+}
+
+/* The first error of the parser: queued, reported when the reader gets to
+ * it. */
+static void on_xml_error(void *user, xmlErrorPtr e)
+{
+	struct vc_xml_reader *x = user;
+	if (e && e->level >= XML_ERR_ERROR)
+		queue_error(x, e->message ? e->message : "malformed XML", e->line,
+			    e->int2 > 0 ? e->int2 : 0);
+}
+
+/* Feeds the parser one more chunk of the input (the end of the input, or
+ * its failure, once). */
+static void feed(struct vc_xml_reader *x)
+{
+	long n = vc_input_read(x->in, x->chunk, sizeof x->chunk);
+	if (n < 0) {
+		/* the input said why */
+		x->fed_all = 1;
+		node_add(x, N_FAIL, 0);
+		return;
+	}
+	prolog_scan(&x->pro, x->chunk, (size_t)n);
+	int rc = xmlParseChunk(x->pc, x->chunk, (int)n, n == 0);
+	if (n == 0)
+		x->fed_all = 1;
+	if (rc != 0 && !x->erred && !x->oom && !x->pc->wellFormed) {
+		/* an error the parser did not report */
+		queue_error(x, "cannot read the XML", parser_line(x), 0);
+	}
+}
+
+/* ---- the game reader's side: one node at a time ---- */
+
+/* Can the next node be taken?  Not text that the next chunk may go on. */
+static int ready(const struct vc_xml_reader *x)
+{
+	if (x->at == x->nq)
+		return 0;
+	enum node_type t = x->q[x->at].type;
+	return x->at + 1 < x->nq || x->fed_all || (t != N_TEXT && t != N_CDATA);
+}
+
+/* Drops the nodes taken from the queue, before the parser adds more: when
+ * it is not ready, at most one node is left, text that may go on, and its
+ * bytes are the pool's last. */
+static void queue_compact(struct vc_xml_reader *x)
+{
+	if (x->at == x->nq) {
+		x->nq = x->at = x->nattrs = 0;
+		vc_buf_reset(&x->pool);
+		return;
+	}
+	if (x->at == 0)
+		return;
+	struct node n = x->q[x->at];
+	size_t keep = x->pool.len - n.text;
+	memmove(x->pool.p, x->pool.p + n.text, keep);
+	x->pool.len = keep;
+	n.text = 0;
+	x->q[0] = n;
+	x->nq = 1;
+	x->at = x->nattrs = 0;
+}
+
+static const struct node *cur(const struct vc_xml_reader *x)
+{
+	return &x->q[x->at - 1];
+}
+
+/* Moves to the next node: 1, 0 at the end, -1 on an error (reported). */
+static int rd(struct vc_xml_reader *x)
+{
+	if (x->failed)
+		return -1;
+	while (!ready(x) && !x->fed_all && !x->oom) {
+		queue_compact(x);
+		feed(x);
+	}
+	if (x->oom || x->pool.oom) {
+		x->failed = 1;
+		vc_emit(x->ctx, VC_SEV_FATAL, "oom", x->name, 0, 0, NULL, "out of memory");
+		return -1;
+	}
+	if (x->at == x->nq)
+		return 0;
+	struct node *n = &x->q[x->at++];
+	if (n->type == N_TEXT && is_blank(x->pool.p + n->text, n->len))
+		n->type = N_SPACE;
+	if (n->type == N_ERROR) {
+		x->failed = 1;
+		vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name, x->err_line, x->err_col, NULL,
+			"not well-formed XML: %s", x->err_msg);
+		return -1;
+	}
+	if (n->type == N_FAIL) {
+		x->failed = 1;
+		return -1;
+	}
+	return 1;
+}
+
+static enum node_type type_of(const struct vc_xml_reader *x)
+{
+	return cur(x)->type;
+}
+
+static long line_of(const struct vc_xml_reader *x)
+{
+	return x->at ? cur(x)->line : parser_line(x);
+}
+
+static const char *name_of(const struct vc_xml_reader *x)
+{
+	const struct node *n = cur(x);
+	return n->type == N_START || n->type == N_END ? n->name : "";
+}
+
+/* Is the current node an element's start or end named key_names[k]? */
+static int is(const struct vc_xml_reader *x, int k)
+{
+	return cur(x)->name == x->key[k];
+}
+
+static int is_empty(const struct vc_xml_reader *x)
+{
+	return cur(x)->empty;
+}
+
+/* The value of the current element's attribute name (no namespace), or
+ * NULL; *len its length. */
+static const char *attr_raw(const struct vc_xml_reader *x, const char *name, size_t *len)
+{
+	const struct node *n = cur(x);
+	const struct attr *a = x->attrs + n->attr;
+	for (int i = 0; i < n->nattr; i++, a++)
+		if (a->name[0] == name[0] && !strcmp(a->name, name)) {
+			*len = a->len;
+			return x->pool.p + a->val;
+		}
+	return NULL;
+}
+
+static const char *text_of(const struct vc_xml_reader *x)
+{
+	return x->pool.p + cur(x)->text;
 }
 
 /* Makes a reader of the input in (taken over: closed on failure too). */
@@ -169,17 +590,34 @@ static struct vc_xml_reader *reader_new(struct vc_ctx *ctx, struct vc_input *in,
 	vc_buf_init(&x->text);
 	vc_buf_init(&x->val);
 	vc_buf_init(&x->tmp);
+	vc_buf_init(&x->pool);
 	x->in = in;
 	x->pro.line = 1;
 	x->name = vc_strdup(vc_input_name(x->in));
+	static xmlSAXHandler sax = {
+		.initialized = XML_SAX2_MAGIC,
+		.startElementNs = on_start,
+		.endElementNs = on_end,
+		.characters = on_chars,
+		.ignorableWhitespace = on_chars,
+		.cdataBlock = on_cdata,
+		.comment = on_comment,
+		.processingInstruction = on_break,
+		.internalSubset = on_doctype,
+		.serror = on_xml_error,
+	};
 	vc_xml_quiet_on(&q);
 	if (x->name)
-		x->r = xmlReaderForIO(in_read, in_close, x, x->name, NULL,
-				      XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-	if (x->r)
-		xmlTextReaderSetStructuredErrorHandler(x->r, on_xml_error, x);
+		x->pc = xmlCreatePushParserCtxt(&sax, x, NULL, 0, x->name);
+	if (x->pc) {
+		xmlCtxtUseOptions(x->pc, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+		for (int k = 0; k < K_COUNT; k++)
+			if (!(x->key[k] = (const char *)xmlDictLookup(x->pc->dict,
+								       BAD_CAST key_names[k], -1)))
+				x->oom = 1;
+	}
 	vc_xml_quiet_off(&q);
-	if (!x->r) {
+	if (!x->pc) {
 		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
 		vc_xml_reader_close(x);
 		return NULL;
@@ -206,53 +644,19 @@ void vc_xml_reader_close(struct vc_xml_reader *x)
 	if (!x)
 		return;
 	vc_xml_quiet_on(&q);
-	if (x->r)
-		xmlFreeTextReader(x->r);
+	if (x->pc)
+		xmlFreeParserCtxt(x->pc);
 	vc_xml_quiet_off(&q);
 	vc_input_close(x->in);
 	free(x->name);
+	free(x->q);
+	free(x->open);
+	free(x->attrs);
+	vc_buf_free(&x->pool);
 	vc_buf_free(&x->text);
 	vc_buf_free(&x->val);
 	vc_buf_free(&x->tmp);
 	free(x);
-}
-
-/* Reads one node: 1, 0 at the end, -1 on an error (reported). */
-static int rd(struct vc_xml_reader *x)
-{
-	int rc = xmlTextReaderRead(x->r);
-	if (rc < 0 && !x->failed) {
-		x->failed = 1;
-		vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name,
-			xmlTextReaderGetParserLineNumber(x->r), 0, NULL, "cannot read the XML");
-	}
-	return x->failed ? -1 : rc;
-}
-
-/* The line of the current node.  libxml2 keeps it in the node, up to
- * 65535 for elements; past that, the parser's line, which may run ahead of
- * the node by the parser's look-ahead, is the best there is. */
-static long line_of(struct vc_xml_reader *x)
-{
-	xmlNodePtr n = xmlTextReaderCurrentNode(x->r);
-	long l = n ? xmlGetLineNo(n) : -1;
-	if (l > 0 && l < 65535)
-		return l;
-	return xmlTextReaderGetParserLineNumber(x->r);
-}
-
-static const char *name_of(struct vc_xml_reader *x)
-{
-	const xmlChar *n = xmlTextReaderConstLocalName(x->r);
-	return n ? (const char *)n : "";
-}
-
-static int is_space_node(int type)
-{
-	return type == XML_READER_TYPE_WHITESPACE ||
-	       type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE || type == XML_READER_TYPE_COMMENT ||
-	       type == XML_READER_TYPE_PROCESSING_INSTRUCTION ||
-	       type == XML_READER_TYPE_XML_DECLARATION || type == XML_READER_TYPE_DOCUMENT_TYPE;
 }
 
 static void warn(struct vc_xml_reader *x, const char *code, const char *fmt, ...)
@@ -270,25 +674,25 @@ static void warn(struct vc_xml_reader *x, const char *code, const char *fmt, ...
 	vc_game_add_diag(x->g, VC_SEV_WARNING, code, line_of(x), 0, 0, NULL, "%s", msg);
 }
 
-/* Skips the element the reader is on, with its subtree: 0, or -1 when the
- * XML cannot be read.  *again says whether the reader already stands on the
- * node after it (the caller must then not read again before looking). */
-static int skip_element(struct vc_xml_reader *x, int *again)
+/* Skips the element the reader is on, with its subtree, to its end: 0, or
+ * -1 when the XML cannot be read. */
+static int skip_element(struct vc_xml_reader *x)
 {
-	*again = 0;
-	if (xmlTextReaderIsEmptyElement(x->r))
+	if (is_empty(x))
 		return 0;
-	int rc = xmlTextReaderNext(x->r);
-	if (rc < 0) {
-		if (!x->failed) {
+	int depth = cur(x)->depth;
+	for (;;) {
+		int rc = rd(x);
+		if (rc == 0) {
 			x->failed = 1;
 			vc_emit(x->ctx, VC_SEV_ERROR, "xml-syntax", x->name, line_of(x), 0, NULL,
 				"cannot read the XML");
 		}
-		return -1;
+		if (rc <= 0)
+			return -1;
+		if (type_of(x) == N_END && cur(x)->depth == depth)
+			return 0;
 	}
-	*again = 1;
-	return 0;
 }
 
 /* Does the esc attribute's list (NULL: none) hold name? */
@@ -314,18 +718,17 @@ static int esc_has(const char *esc, const char *name)
  * names it, into x->val (NUL-terminated); NULL when absent. */
 static const char *attr_get(struct vc_xml_reader *x, const char *name, const char *esc, size_t *len)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(x->r, BAD_CAST name);
+	size_t n;
+	const char *v = attr_raw(x, name, &n);
 	if (!v)
 		return NULL;
 	vc_buf_reset(&x->val);
-	size_t n = strlen((const char *)v);
 	int escaped = esc_has(esc, name);
-	if (escaped && vc_esc_decode(&x->val, (const char *)v, n))
+	if (escaped && vc_esc_decode(&x->val, v, n))
 		warn(x, "xml-value", "'\\x00' in attribute '%s' " NUL_KEPT, name);
 	else if (!escaped)
 		vc_buf_add(&x->val, v, n);
 	vc_buf_addc(&x->val, '\0');
-	xmlFree(v);
 	if (len)
 		*len = x->val.len - 1;
 	return x->val.p;
@@ -334,13 +737,13 @@ static const char *attr_get(struct vc_xml_reader *x, const char *name, const cha
 /* The esc attribute of the current element, copied into x->tmp, or NULL. */
 static const char *esc_get(struct vc_xml_reader *x)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(x->r, BAD_CAST "esc");
+	size_t n;
+	const char *v = attr_raw(x, "esc", &n);
 	if (!v)
 		return NULL;
 	vc_buf_reset(&x->tmp);
-	vc_buf_adds(&x->tmp, (const char *)v);
+	vc_buf_add(&x->tmp, v, n);
 	vc_buf_addc(&x->tmp, '\0');
-	xmlFree(v);
 	return x->tmp.p;
 }
 
@@ -351,26 +754,19 @@ static int text_get(struct vc_xml_reader *x)
 	const char *esc = esc_get(x);
 	int escaped = esc_has(esc, "text");
 	vc_buf_reset(&x->val);
-	if (!xmlTextReaderIsEmptyElement(x->r)) {
-		for (int again = 0;;) {
-			if (!again && rd(x) <= 0)
+	if (!is_empty(x)) {
+		for (;;) {
+			if (rd(x) <= 0)
 				return -1;
-			again = 0;
-			int t = xmlTextReaderNodeType(x->r);
-			if (t == XML_READER_TYPE_END_ELEMENT)
+			enum node_type t = type_of(x);
+			if (t == N_END)
 				break;
-			if (t == XML_READER_TYPE_TEXT || t == XML_READER_TYPE_CDATA ||
-			    t == XML_READER_TYPE_WHITESPACE ||
-			    t == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) {
-				const xmlChar *v = xmlTextReaderConstValue(x->r);
-				if (v)
-					vc_buf_adds(&x->val, (const char *)v);
-			} else if (t == XML_READER_TYPE_ELEMENT) {
+			if (t == N_TEXT || t == N_CDATA || t == N_SPACE) {
+				vc_buf_add(&x->val, text_of(x), cur(x)->len);
+			} else if (t == N_START) {
 				warn(x, "xml-unexpected", "element '%.40s' inside text ignored",
 				     name_of(x));
-				/* the reader may stand on what follows the element
-				 * (more text, or the end of this one): not read past */
-				if (skip_element(x, &again) < 0)
+				if (skip_element(x) < 0)
 					return -1;
 			}
 		}
@@ -445,49 +841,44 @@ static int read_move(struct vc_xml_reader *x)
  * without recursion: the depth is only counted. */
 static int read_line(struct vc_xml_reader *x)
 {
-	int depth = 0, again = 0;
-	if (xmlTextReaderIsEmptyElement(x->r))
+	int depth = 0;
+	if (is_empty(x))
 		return 0;
 	for (;;) {
-		if (!again) {
-			int rc = rd(x);
-			if (rc <= 0)
-				return -1;
-		}
-		again = 0;
-		int t = xmlTextReaderNodeType(x->r);
-		if (t == XML_READER_TYPE_END_ELEMENT) {
-			const char *nm = name_of(x);
-			if (!strcmp(nm, "variation")) {
+		if (rd(x) <= 0)
+			return -1;
+		enum node_type t = type_of(x);
+		if (t == N_END) {
+			if (is(x, K_VARIATION)) {
 				depth--;
 				if (add_item(x, VC_IT_VAR_END, ")", 1, 0, NULL, 0, 0) < 0)
 					return -1;
-			} else if (!strcmp(nm, "moves")) {
+			} else if (is(x, K_MOVES)) {
 				return 0;
 			}
 			continue;
 		}
-		if (t == XML_READER_TYPE_TEXT || t == XML_READER_TYPE_CDATA) {
+		if (t == N_TEXT || t == N_CDATA) {
 			warn(x, "xml-unexpected", "text between moves ignored");
 			continue;
 		}
-		if (t != XML_READER_TYPE_ELEMENT)
+		if (t != N_START)
 			continue;
 		const char *nm = name_of(x);
 		int rc = 0;
-		if (!strcmp(nm, "move")) {
+		if (is(x, K_MOVE)) {
 			rc = read_move(x);
-		} else if (!strcmp(nm, "comment")) {
+		} else if (is(x, K_COMMENT)) {
 			rc = text_get(x);
 			if (rc == 0)
 				rc = add_item(x, VC_IT_COMMENT, x->text.p, x->text.len, 0, NULL, 0,
 					      0);
-		} else if (!strcmp(nm, "escape")) {
+		} else if (is(x, K_ESCAPE)) {
 			rc = text_get(x);
 			if (rc == 0)
 				rc = add_item(x, VC_IT_ESCAPE, x->text.p, x->text.len, 0, NULL, 0,
 					      0);
-		} else if (!strcmp(nm, "nag")) {
+		} else if (is(x, K_NAG)) {
 			rc = text_get(x);
 			if (rc == 0) {
 				char *end;
@@ -502,18 +893,18 @@ static int read_line(struct vc_xml_reader *x)
 						      (int)v);
 				}
 			}
-		} else if (!strcmp(nm, "variation")) {
+		} else if (is(x, K_VARIATION)) {
 			rc = add_item(x, VC_IT_VAR_START, "(", 1, 0, NULL, 0, 0);
-			if (rc == 0 && xmlTextReaderIsEmptyElement(x->r))
+			if (rc == 0 && is_empty(x))
 				rc = add_item(x, VC_IT_VAR_END, ")", 1, 0, NULL, 0, 0);
 			else
 				depth++;
-		} else if (!strcmp(nm, "arrow") || !strcmp(nm, "square")) {
+		} else if (is(x, K_ARROW) || is(x, K_SQUARE)) {
 			/* a move's annotations as data: its comments say them */
-			rc = skip_element(x, &again);
+			rc = skip_element(x);
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in moves ignored", nm);
-			rc = skip_element(x, &again);
+			rc = skip_element(x);
 		}
 		if (rc < 0)
 			return -1;
@@ -547,37 +938,33 @@ static int read_game(struct vc_xml_reader *x)
 {
 	struct vc_game *g = x->g;
 	vc_game_build_start(g, x->name, x->number++, line_of(x));
-	if (xmlTextReaderIsEmptyElement(x->r))
+	if (is_empty(x))
 		return 0;
-	int again = 0;
 	for (;;) {
-		if (!again && rd(x) <= 0)
+		if (rd(x) <= 0)
 			return -1;
-		again = 0;
-		int t = xmlTextReaderNodeType(x->r);
-		if (t == XML_READER_TYPE_END_ELEMENT)
+		enum node_type t = type_of(x);
+		if (t == N_END)
 			return 0; /* </game>: the parser checks that it matches */
-		if (t != XML_READER_TYPE_ELEMENT)
+		if (t != N_START)
 			continue;
 		const char *nm = name_of(x);
 		int rc = 0;
-		if (!strcmp(nm, "tags")) {
-			if (xmlTextReaderIsEmptyElement(x->r))
+		if (is(x, K_TAGS)) {
+			if (is_empty(x))
 				continue;
-			int tag_again = 0;
 			for (;;) {
-				if (!tag_again && rd(x) <= 0)
+				if (rd(x) <= 0)
 					return -1;
-				tag_again = 0;
-				t = xmlTextReaderNodeType(x->r);
-				if (t == XML_READER_TYPE_END_ELEMENT)
+				t = type_of(x);
+				if (t == N_END)
 					break;
-				if (t != XML_READER_TYPE_ELEMENT)
+				if (t != N_START)
 					continue;
-				if (strcmp(name_of(x), "tag")) {
+				if (!is(x, K_TAG)) {
 					warn(x, "xml-unexpected",
 					     "unknown element '%.40s' in tags ignored", name_of(x));
-					if (skip_element(x, &tag_again) < 0)
+					if (skip_element(x) < 0)
 						return -1;
 					continue;
 				}
@@ -601,9 +988,9 @@ static int read_game(struct vc_xml_reader *x)
 				}
 				free(name_copy);
 			}
-		} else if (!strcmp(nm, "moves")) {
+		} else if (is(x, K_MOVES)) {
 			rc = read_line(x);
-		} else if (!strcmp(nm, "result")) {
+		} else if (is(x, K_RESULT)) {
 			long l = line_of(x);
 			rc = text_get(x);
 			if (rc == 0) {
@@ -614,12 +1001,12 @@ static int read_game(struct vc_xml_reader *x)
 					warn(x, "xml-value",
 					     "result '%.20s' is not a result: ignored", x->text.p);
 			}
-		} else if (!strcmp(nm, "start") || !strcmp(nm, "diagnostics")) {
+		} else if (is(x, K_START) || is(x, K_DIAGNOSTICS)) {
 			/* derived: the FEN tag and validation give them again */
-			rc = skip_element(x, &again);
+			rc = skip_element(x);
 		} else {
 			warn(x, "xml-unexpected", "unknown element '%.40s' in a game ignored", nm);
-			rc = skip_element(x, &again);
+			rc = skip_element(x);
 		}
 		if (rc < 0)
 			return -1;
@@ -640,8 +1027,8 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 	if (!x->started) {
 		/* to the root element, which must be <archive version="1"> */
 		int rc;
-		while ((rc = rd(x)) > 0 && xmlTextReaderNodeType(x->r) != XML_READER_TYPE_ELEMENT) {
-			if (xmlTextReaderNodeType(x->r) == XML_READER_TYPE_DOCUMENT_TYPE) {
+		while ((rc = rd(x)) > 0 && type_of(x) != N_START) {
+			if (type_of(x) == N_DOCTYPE) {
 				/* An archive has no DTD: what one could add (entities,
 				 * default attributes) is not read alike by every XML
 				 * reader, and external entities must never be fetched;
@@ -664,33 +1051,31 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 			st = VC_FATAL;
 			goto out;
 		}
-		if (strcmp(name_of(x), "archive")) {
+		if (!is(x, K_ARCHIVE)) {
 			x->failed = 1;
 			vc_emit(x->ctx, VC_SEV_ERROR, "xml-archive", x->name, line_of(x), 0, NULL,
 				"the root element is '%.40s', not 'archive'", name_of(x));
 			st = VC_FATAL;
 			goto out;
 		}
-		xmlChar *v = xmlTextReaderGetAttribute(x->r, BAD_CAST "version");
-		if (!v || strcmp((const char *)v, XML_VERSION)) {
+		size_t vl;
+		const char *v = attr_raw(x, "version", &vl);
+		if (!v || strcmp(v, XML_VERSION)) {
 			x->failed = 1;
 			vc_emit(x->ctx, VC_SEV_ERROR, "xml-archive", x->name, line_of(x), 0, NULL,
 				"archive version '%.20s' is not known (this reader reads '%s')",
-				v ? (const char *)v : "", XML_VERSION);
-			xmlFree(v);
+				v ? v : "", XML_VERSION);
 			st = VC_FATAL;
 			goto out;
 		}
-		xmlFree(v);
 		x->started = 1;
-		if (xmlTextReaderIsEmptyElement(x->r)) {
+		if (is_empty(x)) {
 			x->done = 1;
 			goto out;
 		}
 	}
-	for (int again = 0;;) {
-		int rc = again ? 1 : rd(x);
-		again = 0;
+	for (;;) {
+		int rc = rd(x);
 		if (rc < 0) {
 			st = VC_FATAL;
 			break;
@@ -699,8 +1084,8 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 			x->done = 1;
 			break;
 		}
-		int t = xmlTextReaderNodeType(x->r);
-		if (t == XML_READER_TYPE_END_ELEMENT && xmlTextReaderDepth(x->r) == 0) {
+		enum node_type t = type_of(x);
+		if (t == N_END && cur(x)->depth == 0) {
 			x->done = 1; /* </archive>; what follows is only checked */
 			while ((rc = rd(x)) > 0)
 				;
@@ -708,17 +1093,17 @@ vc_status vc_xml_reader_next(struct vc_xml_reader *x, struct vc_game *g)
 				st = VC_FATAL;
 			break;
 		}
-		if (t != XML_READER_TYPE_ELEMENT) {
-			if (!is_space_node(t) && t != XML_READER_TYPE_END_ELEMENT) {
+		if (t != N_START) {
+			if (t == N_TEXT || t == N_CDATA) {
 				vc_emit(x->ctx, VC_SEV_WARNING, "xml-unexpected", x->name,
 					line_of(x), 0, NULL, "text between games ignored");
 			}
 			continue;
 		}
-		if (strcmp(name_of(x), "game")) {
+		if (!is(x, K_GAME)) {
 			vc_emit(x->ctx, VC_SEV_WARNING, "xml-unexpected", x->name, line_of(x), 0,
 				NULL, "unknown element '%.40s' in the archive ignored", name_of(x));
-			if (skip_element(x, &again) < 0) {
+			if (skip_element(x) < 0) {
 				st = VC_FATAL;
 				break;
 			}

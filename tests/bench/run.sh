@@ -536,6 +536,18 @@ else
 		measure c_xml "$pj"
 		cnote c_xml xml
 		row "convert lichess text->xml" c_xml "pgn-extract --json" "$pj" "$R"
+		# XML in: the same games as XML, read back to text, against pgn-extract
+		# converting them from text (target: ratio >= 1)
+		if "$VCONV" "${cxml[@]}" -o "$TMP/lichess.xml" "$LP" 2>/dev/null; then
+			def c_xmlin --null "$VCONV" "${ctext[@]}" "$TMP/lichess.xml"
+			measure c_xmlin "$pn"
+			cnote c_xmlin xml-in
+			row "convert lichess xml->text" c_xmlin "pgn-extract (SAN, from text)" "$pn" \
+				"${R:+$R; }target: ratio >= 1"
+			rm -f "$TMP/lichess.xml"
+		else
+			skip_row "convert lichess xml->text" "skipped: cannot write the XML"
+		fi
 	fi
 	# 7b: the games that reach a position, at any ply: pgn-extract -x finds those that
 	# reach the position its line of moves reaches (the Spanish opening); both must
