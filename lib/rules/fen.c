@@ -509,8 +509,57 @@ static int read_counters(struct fen_in *in)
 	return 0;
 }
 
+/* Gating: may side's hand gate (some piece in it, or captures that may
+ * fill it)? */
+static int may_gate(const struct vc_position *p, int side)
+{
+	const struct vc_variant *v = p->v;
+	if (!(v->rules & VC_R_GATING))
+		return 0;
+	if (v->rules & VC_R_CAPTURE_TO_HAND)
+		return 1;
+	for (int t = 0; t < v->ntypes; t++)
+		if (p->res[side][0][t])
+			return 1;
+	return 0;
+}
+
+/* Gating: the right of the square of file f on side's first rank, when
+ * one of side's pieces stands there (a right belongs to a piece). */
+static void set_gate(struct vc_position *p, int side, int f)
+{
+	const struct vc_variant *v = p->v;
+	int sq = vc_sq(v->files, f, side == VC_WHITE ? 0 : v->ranks - 1);
+	if (f >= 0 && f < v->files && p->board[sq] && vc_code_color(p->board[sq]) == side)
+		p->gates[side] |= 1u << f;
+}
+
+/* Gating, once the field is read, as Fairy-Stockfish reads it: a side with
+ * no castling right whose king's square has a gating right castles with
+ * each partner whose start square has one. */
+static void castle_from_gates(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	for (int c = 0; c < 2 && (v->rules & VC_R_GATING); c++) {
+		int k = vc_castler(p, c), any = 0;
+		for (int i = 0; i < v->ncastle; i++)
+			any |= p->castle[c][i] >= 0;
+		if (any || k < 0 || k / v->files != (c == VC_WHITE ? 0 : v->ranks - 1) ||
+		    !(p->gates[c] >> (k % v->files) & 1) || !may_gate(p, c))
+			continue;
+		for (int i = 0; i < v->ncastle; i++) {
+			int f = v->castle[i].partner % v->files;
+			if (p->gates[c] >> f & 1)
+				p->castle[c][i] = (int16_t)castle_partner_scan(p, c, i);
+		}
+	}
+}
+
 /* The castling field noted by skip_castling: the variant's letters, or
- * Shredder / X-FEN file letters. */
+ * Shredder / X-FEN file letters.  With gating, the letters also give the
+ * gating rights: a castling letter those of its partner's and its king's
+ * squares, a file letter that of its square (not a castling right, while
+ * the side may gate). */
 static int read_castling(struct fen_in *in)
 {
 	const struct vc_variant *v = in->v;
@@ -526,6 +575,13 @@ static int read_castling(struct fen_in *in)
 				found = i;
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
+			if (may_gate(p, side) && psq >= 0) {
+				set_gate(p, side, psq % v->files);
+				set_gate(p, side, vc_castler(p, side) % v->files);
+			}
+		} else if (uc >= 'A' && uc - 'A' < v->files && may_gate(p, side)) {
+			set_gate(p, side, uc - 'A');
+			continue;
 		} else if (uc >= 'A' && uc - 'A' < v->files && vc_castler(p, side) >= 0) {
 			/* a file letter: the partner on that file of the king's
 			 * rank, on the side it stands */
@@ -541,6 +597,7 @@ static int read_castling(struct fen_in *in)
 		if (psq >= 0)
 			p->castle[side][found] = (int16_t)psq;
 	}
+	castle_from_gates(p);
 	return 0;
 }
 
@@ -688,7 +745,7 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	}
 	vc_buf_adds(&b, p->side ? " b " : " w ");
 	int any = 0;
-	for (int c = 0; c < 2; c++)
+	for (int c = 0; c < 2; c++) {
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0) {
 				char r = v->castle[i].right;
@@ -697,6 +754,14 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				vc_buf_addc(&b, c ? (char)tolower((unsigned char)r) : r);
 				any = 1;
 			}
+		/* gating rights after the side's castling, every one, as
+		 * Fairy-Stockfish 11.1 writes them */
+		for (int f = 0; f < v->files; f++)
+			if (p->gates[c] >> f & 1) {
+				vc_buf_addc(&b, (char)((c ? 'a' : 'A') + f));
+				any = 1;
+			}
+	}
 	if (!any)
 		vc_buf_addc(&b, '-');
 	vc_buf_addc(&b, ' ');

@@ -117,7 +117,7 @@ static inline void push(struct gen *g, int from, int to, int piece, int flags, i
 	m->promo = (uint8_t)promo;
 	m->flags = (uint16_t)flags;
 	m->extra = 0;
-	m->pad = 0;
+	m->gate = 0;
 }
 
 /* promotion by exchange: one move per piece the pawn may trade places
@@ -251,6 +251,29 @@ static void gen_hop(struct gen *g, int from, int t, int modes, const int16_t *s,
 	}
 }
 
+/* Gating: each move of out[lo..hi) once more for each kind of piece in the
+ * side's hand (the first reserve area) but pawns, that piece entering on sq
+ * once the move is made, when sq has its gating right (flag
+ * VC_MF_GATE_PARTNER: castling's gate on the partner's square). */
+static void add_gates(struct gen *g, int lo, int hi, int sq, int flag)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side, row = side == VC_WHITE ? 0 : v->ranks - 1;
+	if (sq < 0 || sq / v->files != row || !(p->gates[side] >> (sq % v->files) & 1))
+		return;
+	for (int t = 0; t < v->ntypes; t++) {
+		if (!p->res[side][0][t] || (v->types[t].props & VC_P_PAWN))
+			continue;
+		for (int i = lo; i < hi && g->n < VC_MAX_MOVES; i++) {
+			vc_move *m = &g->out[g->n++];
+			*m = g->out[i];
+			m->flags = (uint16_t)(m->flags | VC_MF_GATE | flag);
+			m->gate = (uint8_t)t;
+		}
+	}
+}
+
 static void gen_piece(struct gen *g, int from)
 {
 	const struct vc_position *p = g->p;
@@ -332,7 +355,8 @@ static void gen_piece(struct gen *g, int from)
 			break;
 		}
 	}
-	(void)start_n;
+	if (v->rules & VC_R_GATING)
+		add_gates(g, start_n, g->n, from, 0);
 }
 
 static void gen_castling(struct gen *g);
@@ -433,7 +457,12 @@ static void gen_castling(struct gen *g)
 		m->promo = 0;
 		m->flags = VC_MF_CASTLE;
 		m->extra = (uint8_t)i;
-		m->pad = 0;
+		m->gate = 0;
+		if (v->rules & VC_R_GATING) {
+			int at = g->n - 1;
+			add_gates(g, at, at + 1, ksq, 0);
+			add_gates(g, at, at + 1, psq, VC_MF_GATE_PARTNER);
+		}
 	}
 }
 
@@ -461,7 +490,7 @@ static void gen_drops(struct gen *g)
 			m->promo = 0;
 			m->flags = VC_MF_DROP;
 			m->extra = 0;
-			m->pad = 0;
+			m->gate = 0;
 		}
 	}
 }
@@ -614,7 +643,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	if (m->from >= 0 && v->pins[side]) {
@@ -725,9 +754,24 @@ static int king_stays(const struct vc_position *p, const vc_move *m)
 	return n > 0 && (n > 1 || by[0] != m->to || !(m->flags & VC_MF_CAPTURE));
 }
 
-int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
+/* Gating: a move that gates is legal when the same move without its gate
+ * is: the piece entering does not shield the king (the rule of S-chess).
+ * The move without it, into *plain; m itself for another move. */
+static inline const vc_move *ungated(const vc_move *m, vc_move *plain)
+{
+	if (!(m->flags & VC_MF_GATE))
+		return m;
+	*plain = *m;
+	plain->flags = (uint16_t)(plain->flags & ~(VC_MF_GATE | VC_MF_GATE_PARTNER));
+	plain->gate = 0;
+	return plain;
+}
+
+int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, had = p->king[side] >= 0;
 	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
@@ -752,9 +796,11 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	return bad;
 }
 
-int vc_move_exposes(struct vc_position *p, const vc_move *m)
+int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
@@ -773,9 +819,11 @@ int vc_move_legal(struct vc_position *p, const vc_move *m)
 	return vc_move_leaves_check(p, m) == 0;
 }
 
-const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
+const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, k = p->king[side];
 	const char *why = "would leave the king in check";
 	int facing = (v->rules & VC_R_BIKJANG) && !(m->flags & VC_MF_NULL) && vc_kings_face(p);

@@ -39,6 +39,17 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
 	}
 	vc_square_name(v, m->from, a);
+	if (m->flags & VC_MF_GATE) {
+		/* the gated piece's letter glued on, as Fairy-Stockfish writes it;
+		 * castling's gate on the partner's square as the partner's move
+		 * to the king's square (h1e1h) */
+		char g = (char)tolower((unsigned char)v->types[m->gate].symbol[0]);
+		if (m->flags & VC_MF_GATE_PARTNER)
+			vc_square_name(v, m->aux, a), vc_square_name(v, m->from, b);
+		else if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner)
+			vc_square_name(v, m->aux, b);
+		return snprintf(buf, n, "%s%s%c", a, b, g);
+	}
 	if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner) {
 		vc_square_name(v, m->aux, b); /* the king takes its partner */
 		return snprintf(buf, n, "%s%s", a, b);
@@ -240,7 +251,7 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 {
 	if (san_fast(v, text, len, m)) { /* it set all but these */
 		m->castle = m->drop = m->wall = m->ep_mark = 0;
-		m->xsrc = m->from2 = m->to2 = -1;
+		m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
 		return 0;
 	}
 	return vc_san_parse_general(v, text, len, m, code, msg, n);
@@ -527,6 +538,34 @@ static int bad_token(struct san_in *in, size_t len)
 	return in_fail(in, "move-syntax", "'%.*s' is not a move", tl, in->text);
 }
 
+/* Gating: "/H" after the move (Nf3/H), or "/He1" after castling, read into
+ * m and cut off the text.  0, or -1 when what follows '/' is no piece (and
+ * square). */
+static int read_gate(struct san_in *in, struct vc_san *m)
+{
+	const struct vc_variant *v = in->v;
+	char *sl = strrchr(in->b, '/');
+	if (!sl || sl == in->b)
+		return 0;
+	int run = 0, k, sq = -1;
+	while (isupper((unsigned char)sl[1 + run]))
+		run++;
+	for (k = run; k > 0 && vc_type_by_symbol(v, sl + 1, (size_t)k) < 0; k--)
+		;
+	const char *rest = sl + 1 + k;
+	int used = *rest ? read_square(v, rest, &sq) : 0;
+	if (k == 0 || k != run || (size_t)used != strlen(rest) || (*rest && sq < 0))
+		return in_fail(in, "move-syntax",
+			       "'%s': after '/' comes the piece that enters from the hand, and after "
+			       "castling its square (O-O/Hh1)",
+			       in->b);
+	m->gate = vc_type_by_symbol(v, sl + 1, (size_t)k);
+	m->gate_sq = sq;
+	*sl = 0;
+	in->len = (size_t)(sl - in->b);
+	return 0;
+}
+
 int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
 			 struct vc_san *m, const char **code, char *msg, size_t n)
 {
@@ -534,7 +573,7 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 	char *b = in.b;
 	memset(m, 0, sizeof *m);
 	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
-	m->xsrc = m->from2 = m->to2 = -1;
+	m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
 	if (len == 0 || len >= sizeof in.b)
 		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
 			       text);
@@ -550,6 +589,8 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 	}
 	if (in.len == 0 || strspn(b, "+-=/") == in.len)
 		return bad_token(&in, len);
+	if ((v->rules & VC_R_GATING) && read_gate(&in, m))
+		return -1;
 	if (read_castle(b, m))
 		return 0;
 	int rc = read_two_move(&in, m);
@@ -618,7 +659,7 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	m->from2 = m->to2 = m->aux = -1;
 	m->piece = (uint8_t)t;
 	m->promo = 0;
-	m->extra = m->pad = 0;
+	m->extra = m->gate = 0;
 	m->flags = occ ? VC_MF_CAPTURE : 0;
 	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[p->side][t], to)) {
 		m->promo = (uint8_t)(pt->auto_to + 1);
@@ -818,6 +859,53 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 /* the moves generated while resolving, one step at a time */
 static __thread vc_move rbuf[VC_MAX_MOVES * 4];
 
+/* Gating: the piece the move text says enters from the hand: the one after
+ * '/', or in coordinates the letter glued on (b1c3h, taken as a
+ * promotion when read); -1 none. */
+static int gate_written(const struct vc_variant *v, const struct vc_san *san)
+{
+	if (san->gate >= 0 || !(v->rules & VC_R_GATING))
+		return san->gate;
+	return san->promo;
+}
+
+/* Does move m fit what the text says of its gate (g: gate_written)? */
+static int gate_fits(const vc_move *m, const struct vc_san *san, int g)
+{
+	if (!(m->flags & VC_MF_GATE))
+		return san->gate < 0;
+	int gsq = (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from;
+	return m->gate == g && (san->gate_sq < 0 || san->gate_sq == gsq);
+}
+
+/* Gating: why no move fits the piece written after '/' (san->gate). */
+static int gate_why(struct vc_position *p, const struct vc_san *san, const char *text, int tl,
+		    const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, t = san->gate;
+	char w1[40], s1[8];
+	const char *area = v->nreserve ? v->reserve[0].name : "hand";
+	if (!p->res[side][0][t])
+		return fail(code, "move-illegal", msg, n, "'%.*s' gates a %s, and %s's %s holds none",
+			    tl, text, piece_word(v, t, w1, sizeof w1), side_name(side), area);
+	if (v->types[t].props & VC_P_PAWN)
+		return fail(code, "move-illegal", msg, n, "'%.*s': a %s never enters by gating", tl,
+			    text, piece_word(v, t, w1, sizeof w1));
+	int emptied = san->gate_sq == vc_castler(p, side);
+	for (int i = 0; i < v->ncastle; i++)
+		emptied |= san->gate_sq == p->castle[side][i];
+	if (san->castle && san->gate_sq >= 0 && p->board[san->gate_sq] && !emptied) {
+		vc_square_name(v, san->gate_sq, s1);
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s' gates onto %s, which the move does not empty", tl, text, s1);
+	}
+	return fail(code, "move-illegal", msg, n,
+		    "'%.*s' gates where no gating right is left: only a piece's first move from "
+		    "its square of the first rank may gate",
+		    tl, text);
+}
+
 /* Does the variant's setup give either side a right to castle long (lng)
  * or short?  (Antichess keeps orthodox chess's castling but starts without
  * a right.)  Unknown setup: yes. */
@@ -845,7 +933,8 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == lng)
 			rights = 1;
 	for (int i = 0; i < nm; i++)
-		if ((rbuf[i].flags & VC_MF_CASTLE) && (v->castle[rbuf[i].extra].long_side != 0) == lng) {
+		if ((rbuf[i].flags & VC_MF_CASTLE) && (v->castle[rbuf[i].extra].long_side != 0) == lng &&
+		    gate_fits(&rbuf[i], san, san->gate)) {
 			npseudo++;
 			if (vc_move_legal(p, &rbuf[i]) && nfound++ == 0)
 				first = i;
@@ -854,6 +943,12 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		*out = rbuf[first];
 		return 0;
 	}
+	if (nfound > 1)
+		return fail(code, "move-ambiguous", msg, n,
+			    "'%.*s' is ambiguous: name the square the piece enters (O-O/Hh1 or O-O/He1)",
+			    tl, text);
+	if (san->gate >= 0 && rights)
+		return gate_why(p, san, text, tl, code, msg, n);
 	if (!rights && !setup_castles(v, lng))
 		return fail(code, "move-castle", msg, n,
 			    "%s cannot castle %s: the variant's setup gives no such right", side_name(side),
@@ -911,16 +1006,24 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
  * move is such a legal castling. */
 static int coord_castle(struct vc_position *p, const struct vc_san *san, vc_move *out)
 {
-	if (san->from_sq < 0 || san->from_sq != vc_castler(p, p->side) || san->promo >= 0 ||
+	int g = gate_written(p->v, san);
+	if (san->from_sq < 0 || (san->promo >= 0 && g < 0) ||
 	    (san->piece >= 0 && san->piece != p->v->castle_type))
 		return 0;
 	int nm = vc_gen_castling(p, rbuf);
-	for (int i = 0; i < nm; i++)
-		if ((rbuf[i].flags & VC_MF_CASTLE) && rbuf[i].from == san->from_sq &&
-		    (rbuf[i].to == san->to || rbuf[i].aux == san->to) && vc_move_legal(p, &rbuf[i])) {
-			*out = rbuf[i];
+	for (int i = 0; i < nm; i++) {
+		const vc_move *m = &rbuf[i];
+		/* a gate on the partner's square: the partner's move to the
+		 * king's square (h1e1h) */
+		int at = (m->flags & VC_MF_GATE_PARTNER)
+				 ? san->from_sq == m->aux && san->to == m->from
+				 : san->from_sq == m->from && (m->to == san->to || m->aux == san->to);
+		if ((m->flags & VC_MF_CASTLE) && at && gate_fits(m, san, g) && (g < 0) == !(m->flags & VC_MF_GATE) &&
+		    vc_move_legal(p, m)) {
+			*out = *m;
 			return 1;
 		}
+	}
 	return 0;
 }
 
@@ -975,14 +1078,19 @@ static int fitting_moves(struct vc_position *p, const struct vc_san *san, int t,
 			 const int16_t *cand, int nk, vc_move pseudo[64])
 {
 	const struct vc_ptype *pt = &p->v->types[t];
-	int npseudo = 0;
+	int npseudo = 0, g = gate_written(p->v, san);
 	for (int c = 0; c < nk; c++) {
 		int nm = vc_gen_from(p, cand[c], rbuf);
 		for (int i = 0; i < nm; i++) {
 			const vc_move *m = &rbuf[i];
 			if (m->to != san->to)
 				continue;
-			if (m->flags & VC_MF_PROMO) {
+			if (m->flags & VC_MF_GATE) {
+				if (!gate_fits(m, san, g))
+					continue;
+			} else if (san->gate >= 0) {
+				continue;
+			} else if (m->flags & VC_MF_PROMO) {
 				int auto_p = pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
 					     !(pt->promo_choices >> (m->promo - 1) & 1);
 				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
@@ -1100,6 +1208,8 @@ static int say_why_not(const struct why *w)
 	char s1[8], s2[8], w2[40];
 	if (promotion_why(w))
 		return -1;
+	if (san->gate >= 0)
+		return gate_why(p, san, w->text, w->tl, w->code, w->msg, w->n);
 	vc_square_name(v, san->to, s1);
 	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
 		return why_fail(w, "move-illegal", "no %s can reach %s: it holds a piece of %s's own",
@@ -1197,7 +1307,7 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int nk = candidates(p, san, t, cand);
 	/* the one candidate reaches the square, unless its type's attacks are
 	 * walked (hops, long paths): then every piece of the type is one */
-	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
+	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 && san->gate < 0 &&
 	    !(v->walk_types >> t & 1) && direct_move(p, cand[0], san->to, t, out)) {
 		*untested = 1;
 		return 0;
@@ -1330,6 +1440,14 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 				} else
 					PUT("%s", m->aux == -2 ? "(air)" : "(prison)");
 			}
+		}
+	}
+	if (m->flags & VC_MF_GATE) {
+		/* the piece that enters from the hand; after castling, where */
+		PUT("/%s", vc_san_symbol(v, m->gate));
+		if (m->flags & VC_MF_CASTLE) {
+			vc_square_name(v, (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from, sq);
+			PUT("%s", sq);
 		}
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {

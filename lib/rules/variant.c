@@ -1116,6 +1116,9 @@ static int zobrist_keys(struct vc_variant *v)
 		v->zob_link[i] = splitmix(&seed);
 	v->zob_checks[0] = splitmix(&seed);
 	v->zob_checks[1] = splitmix(&seed);
+	for (int s = 0; s < 2; s++)
+		for (int f = 0; f < VC_MAXF; f++)
+			v->zob_gate[s][f] = splitmix(&seed);
 	return 0;
 }
 

@@ -845,6 +845,7 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "bikjang", VC_R_BIKJANG },
 			{ "pass", VC_R_PASS },
 			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
+			{ "gating", VC_R_GATING },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -1065,10 +1066,10 @@ static void check_two_square(struct ld *l)
 	if (v->castle_partners & two)
 		err(l, l->partners, "a two-square piece cannot be a castling partner");
 	if (v->rules & (VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_XPROMO |
-			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE))
+			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE | VC_R_GATING))
 		err_line(l, v->types[__builtin_ctzll(two)].line,
-			 "two-square pieces cannot be used with drops, reserves of captured pieces, "
-			 "promotion by exchange, self-capture or swapping halves");
+			 "two-square pieces cannot be used with drops, gating, reserves of captured "
+			 "pieces, promotion by exchange, self-capture or swapping halves");
 }
 
 /* ---- regions ---- */
@@ -1636,6 +1637,8 @@ static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[VC_MAXB
 	check_two_square(l);
 	if ((d = kept_doc(l, kept, KEEP_RESERVES)) >= 0)
 		read_reserves(l, kept[d][KEEP_RESERVES]);
+	if ((l->v->rules & VC_R_GATING) && !l->v->nreserve && (d = kept_doc(l, kept, KEEP_RULES)) >= 0)
+		err(l, kept[d][KEEP_RULES], "rule 'gating' needs a reserve area ('reserves: [hand]')");
 	if ((d = kept_doc(l, kept, KEEP_NOTATION)) >= 0)
 		read_notation(l, kept[d][KEEP_NOTATION]);
 	if ((d = kept_doc(l, kept, KEEP_END)) >= 0)

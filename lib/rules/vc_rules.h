@@ -203,6 +203,8 @@ struct vc_castle_spec {
 #define VC_R_PASS 0x8000            /* a side may pass its turn */
 #define VC_R_KING_CHECK_CAPTURES 0x10000 /* a royal piece in check moves only to take
 					    its one checker (makpong) */
+#define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
+			       a piece leaves on its first move (seirawan) */
 
 /* regions: named sets of squares (White's; Black's are mirrored rank for
  * rank) that pieces may be confined to and movements limited to */
@@ -329,6 +331,7 @@ struct vc_variant {
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	uint64_t zob_checks[2];   /* times the checks a side has given */
+	uint64_t zob_gate[2][VC_MAXF]; /* a side's gating right on a file of its first rank */
 	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
 	int test_all;             /* every move is tested (has_complex, or attacks the tries do
 				     not hold: hops, long paths; royal pieces that may not face) */
@@ -420,6 +423,7 @@ struct vc_undo {
 	int16_t blastsq[9];
 	uint8_t blastold[9][2];
 	uint8_t checks[2]; /* the checks given before the move */
+	uint32_t gates[2]; /* the gating rights before the move */
 };
 
 struct vc_position {
@@ -435,6 +439,9 @@ struct vc_position {
 	uint64_t hash;
 	uint8_t res[2][VC_MAXRES][VC_MAXT];
 	uint8_t checks[2]; /* checks given by each side (end rule 'checks') */
+	/* gating rights (rule gating): bit f, the square of file f on the
+	 * side's first rank, whose piece has not moved, may gate */
+	uint32_t gates[2];
 	/* piece lists */
 	int16_t plist[3][VC_MAXPL];
 	int16_t npl[3];
@@ -621,6 +628,8 @@ struct vc_san {
 	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
 	int from2, to2;
 	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
+	int gate;          /* gating: the type written after '/' (Nf3/H), -1 none */
+	int gate_sq;       /* gating: the square written after it (O-O/Hh1), -1 none */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */

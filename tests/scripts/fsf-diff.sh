@@ -15,8 +15,11 @@
 # Variants whose every count at depth 3 is too many for a test (clobber10)
 # are counted to depth 2.
 #
-# The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) are also
-# counted from their start at depths 1 to 3, each against the engine.
+# The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) and those
+# with hands or gating are also counted from their start at depths 1 to 3,
+# each against the engine; in those with hands or gating the engine also
+# replays the random game's coordinates, and every position string it
+# prints must be vchess's.
 #
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
@@ -31,6 +34,10 @@ fi
 table="
 chess chess
 crazyhouse crazyhouse
+capahouse capahouse
+pocketknight pocketknight
+seirawan seirawan
+shouse shouse
 chess960 fischerandom
 antichess antichess
 giveaway giveaway
@@ -85,7 +92,13 @@ janggimodern janggimodern
 janggitraditional janggitraditional
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional
+capahouse pocketknight seirawan shouse"
+starts=$(echo $starts)
+# the variants whose random game is also played in the engine from its
+# coordinates, every position string the engine prints equal to vchess's
+# (hands, promoted pieces, gating rights)
+fens="crazyhouse capahouse pocketknight seirawan shouse"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e; do
@@ -95,6 +108,32 @@ if ! command -v fairy-stockfish >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# same_fens VCHESS-VARIANT ENGINE-VARIANT PGN: the first game of PGN played
+# in the engine from its coordinates, a position string after every ply,
+# compared with vchess's own; prints a line of TAP
+same_fens() {
+	vchess-convert -t fen --plies "$3" 2>/dev/null | awk 'BEGIN { RS = "" } NR == 1' >"$tmp/$1.vfen"
+	vchess-convert --no-tags --no-comments --moves=uci "$3" 2>/dev/null |
+		awk 'BEGIN { RS = "" } NR == 1 { gsub(/[0-9]+\./, ""); gsub(/\*|1-0|0-1|1\/2-1\/2/, ""); print }' |
+		tr -s ' \n' '\n\n' | grep . >"$tmp/$1.uci"
+	{
+		printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\nd\n' "$2"
+		moves=""
+		while read -r m; do
+			moves="$moves $m"
+			printf 'position startpos moves%s\nd\n' "$moves"
+		done <"$tmp/$1.uci"
+		printf 'quit\n'
+	} | fairy-stockfish 2>/dev/null | sed -n 's/^Fen: //p' >"$tmp/$1.efen"
+	n=$(grep -c . "$tmp/$1.efen")
+	if [ "$n" -gt 1 ] && head -n "$n" "$tmp/$1.vfen" | cmp -s - "$tmp/$1.efen"; then
+		echo "ok fsf-$1-fen: $n position strings of a game equal fairy-stockfish's ($2)"
+	else
+		echo "not ok fsf-$1-fen: position strings differ from fairy-stockfish's ($2)"
+		head -n "$n" "$tmp/$1.vfen" | diff - "$tmp/$1.efen" | head -4 | sed 's/^/    /'
+	fi
+}
 
 # engine_suite FILE-OF-FENS ENGINE-VARIANT DEPTH: a perft suite, each
 # position with the engine's counts at depths 1 to DEPTH
@@ -141,6 +180,9 @@ printf '%s\n' "$table" | while read -r v e; do
 	case $v in clobber10) d=$((depth - 1)) ;; esac
 	"$B/tests/t_genval" --variant "$v" --games "$games" --plies 160 --seed 7 --write san \
 		>"$tmp/$v.pgn" 2>/dev/null
+	case " $fens " in
+	*" $v "*) same_fens "$v" "$e" "$tmp/$v.pgn" ;;
+	esac
 	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null |
 		awk -v k="$every" 'NF && (NR % k == 1)' >"$tmp/$v.fens"
 	n=$(grep -c . "$tmp/$v.fens")

@@ -121,11 +121,11 @@ static void put_text(struct played *g, enum form f, const char *s)
  * went through (each read back in every form), per mechanic, so that the
  * test can say each variant's mechanics were exercised. */
 enum { M_CAPTURE, M_PROMO, M_DROP, M_CASTLE, M_EP, M_WALL, M_XPROMO, M_SELF, M_SWAP, M_CHECK,
-       M_NMECH };
+       M_GATE, M_NMECH };
 static const char *const mech_name[M_NMECH] = { "capture", "promotion", "drop", "castling",
 						"en passant", "two-square move",
 						"promotion by exchange", "self-capture", "swap",
-						"check" };
+						"check", "gating" };
 
 struct ctx {
 	const struct vc_variant *v;
@@ -188,6 +188,7 @@ static void note_mechanics(struct ctx *c, const vc_move *m)
 	c->met[M_WALL] += (m->flags & VC_MF_WALL) != 0;
 	c->met[M_XPROMO] += (m->flags & VC_MF_XPROMO) != 0;
 	c->met[M_SELF] += (m->flags & VC_MF_SELF) != 0;
+	c->met[M_GATE] += (m->flags & VC_MF_GATE) != 0;
 }
 
 /* Plays one random game from the start, checking every ply; fills g. */
@@ -415,6 +416,8 @@ static unsigned mechanics_of(const struct vc_variant *v, struct vc_position *p)
 		need |= 1u << M_SELF;
 	if (v->rules & VC_R_SWAP_HALVES)
 		need |= 1u << M_SWAP;
+	if (v->rules & VC_R_GATING)
+		need |= 1u << M_GATE;
 	vc_position_start(p); /* castling where the start position has a right */
 	for (int k = 0; k < v->ncastle; k++)
 		if (p->castle[VC_WHITE][k] >= 0 || p->castle[VC_BLACK][k] >= 0)
