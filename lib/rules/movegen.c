@@ -446,11 +446,10 @@ static void gen_drops(struct gen *g)
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
 			continue;
-		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
 		for (int sq = 0; sq < v->nsq; sq++) {
 			if (p->board[sq])
 				continue;
-			if (pawn && (v->drop_pawn_forbid_ranks >> (vc_rel_rank(v, side, sq) - 1) & 1))
+			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;

@@ -894,8 +894,9 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 	if (p->board[san->to])
 		return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
 	int rr = vc_rel_rank(v, side, san->to);
-	if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
-		return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
+	if (!vc_drop_rank_ok(v, t, rr))
+		return fail(code, "move-drop", msg, n,
+			    "%s may not be dropped on the %d%s rank (counted from its side)",
 			    piece_word(v, t, w1, sizeof w1), rr,
 			    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };

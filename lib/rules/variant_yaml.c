@@ -520,7 +520,7 @@ static void read_promotes_to(struct ld *l, yaml_node_t *val, struct vc_ptype *pt
 	}
 }
 
-/* The keys of a piece for SAN, regions, hoppers and points: 1 when key is
+/* The keys of a piece for SAN, regions, drops, hoppers and points: 1 when key is
  * one of them (read), else 0. */
 static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char *key,
 			   yaml_node_t *val)
@@ -535,6 +535,8 @@ static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char 
 				}
 	} else if (!strcmp(key, "region")) {
 		pt->region = (uint8_t)region_ref(l, val, "region");
+	} else if (!strcmp(key, "drop-ranks")) {
+		get_ranks(l, val, "drop-ranks", &pt->drop_ranks);
 	} else if (!strcmp(key, "hop-immune")) {
 		drop_refs(l->immune, l->nimmune, t);
 		add_ref(l, l->immune, &l->nimmune, (int)VC_NELEM(l->immune), t, val);
@@ -598,7 +600,7 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 					}
 			}
 		} else if (read_piece_more(l, pt, t, key, val)) {
-			/* the keys of hoppers, regions, SAN and points */
+			/* the keys of hoppers, regions, drops, SAN and points */
 		} else if (!strcmp(key, "letter")) {
 			char s[4];
 			if (!get_str(l, val, "letter", s, sizeof s)) {

@@ -168,6 +168,8 @@ struct vc_ptype {
 	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
 	uint64_t hop_immune; /* types its hops neither jump over nor capture */
 	int points;          /* its worth in tenths, for the end rule that counts points */
+	uint32_t drop_ranks; /* relative ranks (of the dropping side) where it may be
+				dropped (drop-ranks); 0: any */
 	int line;
 };
 
@@ -382,6 +384,17 @@ static inline int vc_rel_rank(const struct vc_variant *v, int side, int sq)
 {
 	int r = sq / v->files;
 	return side == VC_WHITE ? r + 1 : v->ranks - r;
+}
+
+/* May a piece of type t be dropped on relative rank rr (1-based) of the
+ * dropping side?  Its drop-ranks, and for pawns the variant's
+ * drop-pawn-forbidden-ranks. */
+static inline int vc_drop_rank_ok(const struct vc_variant *v, int t, int rr)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	if (pt->drop_ranks && !(pt->drop_ranks >> (rr - 1) & 1))
+		return 0;
+	return !((pt->props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1));
 }
 
 /* ---- positions ---- */
