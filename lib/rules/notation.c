@@ -53,6 +53,9 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		for (const char *s = v->types[m->promo - 1].symbol; *s && k < 7; s++)
 			promo[k++] = (char)tolower((unsigned char)*s);
 		promo[k] = 0;
+		/* a piece that becomes its own '+' form: "+", as UCI writes shogi */
+		if (v->types[m->promo - 1].demote_to == m->piece)
+			promo[1] = 0;
 	}
 	if (m->flags & VC_MF_XPROMO) {
 		/* the piece that trades places with the pawn, always named */
@@ -235,12 +238,25 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 	return 1;
 }
 
+/* Coordinates that end in '+' where pieces have '+' forms: a promotion to
+ * the mover's own, as UCI writes shogi's ("c4d5+"), not a check. */
+static void plus_coordinates(const struct vc_variant *v, const char *text, size_t len,
+			     struct vc_san *m)
+{
+	if (v->plus_types && m->from_sq >= 0 && m->piece < 0 && m->promo < 0 && m->check == 1 &&
+	    len > 1 && text[len - 1] == '+' && text[len - 2] != '+') {
+		m->check = 0;
+		m->plus_promo = 1;
+	}
+}
+
 int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
 		 const char **code, char *msg, size_t n)
 {
 	if (san_fast(v, text, len, m)) { /* it set all but these */
-		m->castle = m->drop = m->wall = m->ep_mark = 0;
+		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
 		m->xsrc = m->from2 = m->to2 = -1;
+		plus_coordinates(v, text, len, m);
 		return 0;
 	}
 	return vc_san_parse_general(v, text, len, m, code, msg, n);
@@ -566,9 +582,10 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 		m->piece = vc_type_by_symbol(v, b, (size_t)k);
 	char rest[80];
 	int rn = read_rest(&in, b + k, m, rest);
-	if (rn < 0)
+	if (rn < 0 || read_squares(&in, rest, rn, m))
 		return -1;
-	return read_squares(&in, rest, rn, m);
+	plus_coordinates(v, text, len, m);
+	return 0;
 }
 
 static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
@@ -594,7 +611,7 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	const struct vc_ptype *pt = &v->types[t];
 	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
 		return 0;
-	if (pt->promo_ranks && vc_bit_test(v->promo_zone[p->side][t], to))
+	if (vc_promo_zone_move(v, p->side, t, from, to))
 		return 0;
 	for (int a = 0; a < pt->natoms; a++) {
 		const struct vc_atom *at = &pt->atoms[a];
@@ -899,10 +916,14 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 			    "%s may not be dropped on the %d%s rank (counted from its side)",
 			    piece_word(v, t, w1, sizeof w1), rr,
 			    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+	if (vc_drop_file_taken(p, t, san->to))
+		return fail(code, "move-drop", msg, n,
+			    "%s may not be dropped on the %c-file: %s has one there already",
+			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
 	if (!vc_move_legal(p, &m))
-		return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl,
-			    text);
+		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
+			    vc_illegal_why(p, &m));
 	*out = m;
 	return 0;
 }
@@ -940,7 +961,7 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 	if (san->from_sq >= 0) {
 		cand[nc++] = (int16_t)san->from_sq;
 	} else {
-		uint64_t mask = 1ULL << t;
+		uint64_t mask = v->san_group[t]; /* the types written alike */
 		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
 		if (ep) {
 			int16_t more[64];
@@ -961,7 +982,7 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 			continue;
 		if (san->from_rank >= 0 && from / v->files != san->from_rank)
 			continue;
-		if (!p->board[from] || vc_code_type(p->board[from]) != t ||
+		if (!p->board[from] || !(v->san_group[t] >> vc_code_type(p->board[from]) & 1) ||
 		    vc_code_color(p->board[from]) != side)
 			continue;
 		cand[nk++] = (int16_t)from;
@@ -972,21 +993,28 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 /* The generated moves of the candidates to the destination that fit what
  * was written of the promotion and its exchange source; returns their
  * count. */
-static int fitting_moves(struct vc_position *p, const struct vc_san *san, int t,
-			 const int16_t *cand, int nk, vc_move pseudo[64])
+static int fitting_moves(struct vc_position *p, const struct vc_san *san, const int16_t *cand,
+			 int nk, vc_move pseudo[64])
 {
-	const struct vc_ptype *pt = &p->v->types[t];
+	const struct vc_variant *v = p->v;
 	int npseudo = 0;
 	for (int c = 0; c < nk; c++) {
+		const struct vc_ptype *pt = &v->types[vc_code_type(p->board[cand[c]])];
 		int nm = vc_gen_from(p, cand[c], rbuf);
 		for (int i = 0; i < nm; i++) {
 			const vc_move *m = &rbuf[i];
 			if (m->to != san->to)
 				continue;
-			if (m->flags & VC_MF_PROMO) {
+			if (san->plus_promo) {
+				if (!(m->flags & VC_MF_PROMO) ||
+				    v->types[m->promo - 1].demote_to != m->piece)
+					continue;
+			} else if (m->flags & VC_MF_PROMO) {
 				int auto_p = pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
 					     !(pt->promo_choices >> (m->promo - 1) & 1);
-				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
+				/* the promotion named, or one written alike (shogi's golds) */
+				if (san->promo >= 0 ? !(v->san_group[san->promo] >> (m->promo - 1) & 1)
+						    : !auto_p)
 					continue;
 				if ((m->flags & VC_MF_XPROMO) && san->xsrc != -1 && m->aux != san->xsrc)
 					continue;
@@ -1064,12 +1092,17 @@ static int promotion_why(const struct why *w)
 	int side = p->side, to = san->to, t = w->t;
 	char w1[40], w2[40];
 	int in_zone = v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to);
+	for (int c = 0; c < w->nc && !in_zone; c++)
+		in_zone = vc_promo_zone_move(v, side, t, w->cand[c], to);
 	if ((v->rules & VC_R_XPROMO) && in_zone && (w->nc > 0 || san->promo >= 0))
 		return why_fail(w, "move-promotion",
 				san->promo >= 0 ? "no %s of %s's to promote to by exchange"
 						: "no piece to promote to by exchange%s%s",
 				san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
 				san->promo >= 0 ? side_name(side) : "");
+	if (san->plus_promo)
+		return why_fail(w, "move-promotion", "'%.*s': the %s cannot promote on this move",
+				w->tl, w->text, w->pw);
 	if (san->promo < 0 && !in_zone)
 		return 0;
 	/* maybe the piece can get there, but not with that promotion */
@@ -1137,7 +1170,7 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
 {
 	struct vc_position *p = w->p;
 	vc_move pseudo[64], found[64];
-	int npseudo = fitting_moves(p, w->san, w->t, w->cand, w->nc, pseudo), nfound = 0;
+	int npseudo = fitting_moves(p, w->san, w->cand, w->nc, pseudo), nfound = 0;
 	if (npseudo == 1 && untested) {
 		*out = pseudo[0];
 		*untested = 1;
@@ -1198,8 +1231,9 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int nk = candidates(p, san, t, cand);
 	/* the one candidate reaches the square, unless its type's attacks are
 	 * walked (hops, long paths): then every piece of the type is one */
-	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
-	    !(v->walk_types >> t & 1) && direct_move(p, cand[0], san->to, t, out)) {
+	if (nk == 1 && untested && san->promo < 0 && !san->plus_promo && san->from_sq < 0 &&
+	    !(v->walk_types >> t & 1) &&
+	    direct_move(p, cand[0], san->to, vc_code_type(p->board[cand[0]]), out)) {
 		*untested = 1;
 		return 0;
 	}
@@ -1279,7 +1313,8 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		} else {
 			/* other pieces of this type that can legally go there too */
 			int16_t cand[64];
-			int nc = vc_reach_origins(p, side, 1ULL << t, m->to, p->board[m->to] != 0, cand, 64);
+			int nc = vc_reach_origins(p, side, v->san_group[t], m->to, p->board[m->to] != 0,
+						  cand, 64);
 			int same_file = 0, same_rank = 0, others = 0;
 			static __thread vc_move mb[VC_MAX_MOVES];
 			for (int c = 0; c < nc; c++) {
@@ -1314,7 +1349,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		if (m->promo && (m->flags & VC_MF_PROMO) &&
 		    !(v->types[t].auto_to == m->promo - 1 &&
 		      !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
-			PUT("=%s", v->types[m->promo - 1].symbol);
+			PUT("=%s", vc_san_symbol(v, m->promo - 1));
 		if (m->flags & VC_MF_XPROMO) {
 			/* name the source when another of that kind could serve */
 			static __thread vc_move xm[VC_MAX_MOVES];
