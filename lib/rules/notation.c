@@ -250,9 +250,23 @@ static void plus_coordinates(const struct vc_variant *v, const char *text, size_
 	}
 }
 
+static void san_clear(struct vc_san *m)
+{
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = -1;
+}
+
+static int read_shogi(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m);
+
 int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
 		 const char **code, char *msg, size_t n)
 {
+	if (v->shogi_coords) { /* before the fast path, which would read "S3e-2d" as SAN */
+		san_clear(m);
+		if (read_shogi(v, text, len, m))
+			return 0;
+	}
 	if (san_fast(v, text, len, m)) { /* it set all but these */
 		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
 		m->xsrc = m->from2 = m->to2 = -1;
@@ -543,14 +557,83 @@ static int bad_token(struct san_in *in, size_t len)
 	return in_fail(in, "move-syntax", "'%.*s' is not a move", tl, in->text);
 }
 
+/* A square as shogi writes it at s: the file's number (counted from the
+ * right, 1 to 9), then the rank's letter from the top (a to i) or its
+ * number; 2 and the square into *sq, or 0. */
+static int shogi_square(const struct vc_variant *v, const char *s, int *sq)
+{
+	int f = s[0] - '0', r = -1;
+	if (f < 1 || f > v->files)
+		return 0;
+	if (s[1] >= 'a' && s[1] < 'a' + v->ranks)
+		r = v->ranks - 1 - (s[1] - 'a');
+	else if (s[1] >= '1' && s[1] < '1' + v->ranks)
+		r = v->ranks - (s[1] - '0');
+	if (r < 0)
+		return 0;
+	*sq = vc_sq(v->files, v->files - f, r);
+	return 2;
+}
+
+/* Shogi's Western notation (Hodges, Hosking, and Hodges with numbers):
+ * "P-7f", "Bx2b+", "P*5e", "G6i-5i", "+Bx3a", "S-5d=", "P76", "P'55",
+ * "G69-59": a piece ('+' and a letter for a promoted one), maybe its
+ * square, '-', 'x', '*' or "'" (a drop), the destination, then '+' for a
+ * promotion or '=' for one refused.  1 when text is such a move (read into
+ * m), 0 when it is not. */
+static int read_shogi(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m)
+{
+	char b[24];
+	const char *s = b;
+	int from = -1, to, k;
+	while (len > 0 && strchr("!?#", text[len - 1]))
+		len--; /* annotations; shogi writes no check mark */
+	if (len < 3 || len >= sizeof b)
+		return 0;
+	memcpy(b, text, len);
+	b[len] = 0;
+	int suffix = b[len - 1] == '+' || b[len - 1] == '=' ? b[len - 1] : 0;
+	if (suffix)
+		b[--len] = 0;
+	k = *s == '+';
+	while (isupper((unsigned char)s[k]))
+		k++;
+	int t = k > (*s == '+') ? vc_type_by_symbol(v, s, (size_t)k) : -1;
+	if (t < 0)
+		return 0;
+	s += k;
+	int sep = 0;
+	if (shogi_square(v, s, &to) && (s[2] == '-' || s[2] == 'x' || isdigit((unsigned char)s[2]))) {
+		from = to;
+		s += 2;
+	}
+	if (*s == '-' || *s == 'x' || *s == '*' || *s == '\'')
+		sep = *s++;
+	if (!shogi_square(v, s, &to) || s[2])
+		return 0;
+	/* a bare "P76" is Hosking's; letters after a digit need a separator */
+	if (!sep && isalpha((unsigned char)s[1]) && from < 0)
+		return 0;
+	if ((sep == '*' || sep == '\'') && (from >= 0 || suffix))
+		return 0;
+	m->piece = t;
+	m->exact_piece = 1;
+	m->to = to;
+	m->from_sq = from;
+	m->drop = sep == '*' || sep == '\'';
+	m->capture_mark = sep == 'x';
+	m->plus_promo = suffix == '+';
+	return 1;
+}
+
 int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
 			 struct vc_san *m, const char **code, char *msg, size_t n)
 {
 	struct san_in in = { .v = v, .text = text, .len = len, .code = code, .msg = msg, .n = n };
 	char *b = in.b;
-	memset(m, 0, sizeof *m);
-	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
-	m->xsrc = m->from2 = m->to2 = -1;
+	san_clear(m);
+	if (v->shogi_coords && read_shogi(v, text, len, m))
+		return 0;
 	if (len == 0 || len >= sizeof in.b)
 		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
 			       text);
@@ -961,7 +1044,7 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 	if (san->from_sq >= 0) {
 		cand[nc++] = (int16_t)san->from_sq;
 	} else {
-		uint64_t mask = v->san_group[t]; /* the types written alike */
+		uint64_t mask = san->exact_piece ? 1ULL << t : v->san_group[t]; /* written alike */
 		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
 		if (ep) {
 			int16_t more[64];
@@ -982,7 +1065,8 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 			continue;
 		if (san->from_rank >= 0 && from / v->files != san->from_rank)
 			continue;
-		if (!p->board[from] || !(v->san_group[t] >> vc_code_type(p->board[from]) & 1) ||
+		uint64_t group = san->exact_piece ? 1ULL << t : v->san_group[t];
+		if (!p->board[from] || !(group >> vc_code_type(p->board[from]) & 1) ||
 		    vc_code_color(p->board[from]) != side)
 			continue;
 		cand[nk++] = (int16_t)from;

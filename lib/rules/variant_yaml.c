@@ -1016,13 +1016,15 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				err(l, val, "'drop-mark' must be \"@\" or \"*\"");
 			else
 				v->drop_mark = *s;
-		} else if (key_is(k, "style")) {
-			if (s && !strcmp(s, "san"))
+		} else if (key_is(k, "shogi")) {
+			if (s && !strcmp(s, "no"))
 				v->shogi_coords = 0;
-			else if (s && !strcmp(s, "shogi"))
+			else if (s && !strcmp(s, "read"))
 				v->shogi_coords = 1;
+			else if (s && !strcmp(s, "write"))
+				v->shogi_coords = 2;
 			else
-				err(l, val, "notation 'style' must be san or shogi");
+				err(l, val, "notation 'shogi' must be no, read or write");
 		} else if (key_is(k, "coordinates-castling")) {
 			if (s && !strcmp(s, "king"))
 				v->coord_castle_partner = 0;

@@ -376,7 +376,8 @@ struct vc_variant {
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	uint64_t san_group[VC_MAXT]; /* the types SAN writes with type t's symbol (shogi's
 					promoted golds, all 'G'), t included */
-	int shogi_coords;       /* moves written in shogi's Western notation (P-7f) */
+	int shogi_coords;       /* shogi's Western notation (P-7f): 1 read besides SAN,
+				   2 also written */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
 };
@@ -665,6 +666,8 @@ struct vc_san {
 	int from2, to2;
 	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
 	int plus_promo;    /* promotes to its own '+' form: UCI's "c4d5+", shogi's "Bx2b+" */
+	int exact_piece;   /* the piece is that type alone, not its SAN group (shogi's
+			      notation writes a tokin +P, not G) */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */

@@ -93,9 +93,10 @@ janggicasual janggicasual
 janggimodern janggimodern
 janggitraditional janggitraditional
 minishogi minishogi tests/data/minishogi-dropmate.yaml
+shogi shogi
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e _; do
