@@ -25,8 +25,9 @@
  * '=': east (next square), south (below), south-east, south-west. */
 static const char two_marks[] = ">|\\<";
 
-/* reads a piece symbol: a letter, or (XY) for a multi-letter one; colour
- * from the case.  Returns the type or -1. */
+/* reads a piece symbol: a letter, '+' and a letter (a promoted piece, as
+ * shogi writes it), or (XY) for a multi-letter one; colour from the case.
+ * Returns the type or -1. */
 static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 {
 	const char *s = *sp;
@@ -41,11 +42,15 @@ static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 		s++;
 	} else if (isalpha((unsigned char)*s)) {
 		sym[n++] = *s++;
+	} else if (*s == '+' && isalpha((unsigned char)s[1])) {
+		sym[n++] = *s++;
+		sym[n++] = *s++;
 	} else
 		return -1;
 	sym[n] = 0;
-	int upper = isupper((unsigned char)sym[0]), lower = islower((unsigned char)sym[0]);
-	for (size_t i = 1; i < n; i++)
+	size_t i0 = sym[0] == '+';
+	int upper = isupper((unsigned char)sym[i0]), lower = islower((unsigned char)sym[i0]);
+	for (size_t i = i0 + 1; i < n; i++)
 		if ((upper && !isupper((unsigned char)sym[i])) ||
 		    (lower && !islower((unsigned char)sym[i])))
 			return -1;
@@ -673,11 +678,12 @@ static size_t put_symbol(const struct vc_variant *v, int t, int color, char *b)
 {
 	const char *sym = v->types[t].symbol;
 	size_t n = strlen(sym), k = 0;
-	if (n > 1)
+	int paren = n > 1 && !(n == 2 && sym[0] == '+'); /* "+P" as shogi writes it */
+	if (paren)
 		b[k++] = '(';
 	for (size_t i = 0; i < n; i++)
 		b[k++] = color == VC_BLACK ? (char)tolower((unsigned char)sym[i]) : sym[i];
-	if (n > 1)
+	if (paren)
 		b[k++] = ')';
 	return k;
 }
@@ -720,9 +726,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				vc_buf_addc(&b, two_marks[vc_link_dy(ld) == 0 ? 0 : dx == 0 ? 1 : dx > 0 ? 2 : 3]);
 			}
 			/* a promoted piece's past matters only where a capture puts
-			 * it into a hand (as a pawn): elsewhere the string is plain
+			 * it into a hand as a pawn: elsewhere the string is plain
 			 * FEN, which other programs read */
-			if ((fl & VC_SQF_PROMOTED) && (v->rules & VC_R_CAPTURE_TO_HAND))
+			if ((fl & VC_SQF_PROMOTED) && (v->rules & VC_R_CAPTURE_TO_HAND) &&
+			    v->captured_promoted == VC_HAND_PAWN)
 				vc_buf_addc(&b, '~');
 			if (fl & VC_SQF_DEAD)
 				vc_buf_addc(&b, '!');

@@ -21,6 +21,7 @@
  * square empties too).
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/vc_rules.h"
@@ -193,7 +194,7 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 		add_xpromo(g, from, to, t, flags);
 		return;
 	}
-	if (pt->promo_ranks && vc_bit_test(v->promo_zone[side][t], to) && pt->promo_choices) {
+	if (pt->promo_choices && vc_promo_zone_move(v, side, t, from, to)) {
 		uint64_t ch = pt->promo_choices;
 		while (ch) {
 			int c = __builtin_ctzll(ch);
@@ -466,6 +467,24 @@ static void gen_castling(struct gen *g)
 	}
 }
 
+/* drop-one-per-file: the files (bit per file) holding a piece of side's
+ * of type t */
+static uint32_t files_held(const struct vc_position *p, int side, int t)
+{
+	uint32_t f = 0;
+	uint8_t code = vc_code(t, side);
+	for (int i = 0; i < p->npl[side]; i++)
+		if (p->board[p->plist[side][i]] == code)
+			f |= 1u << (p->plist[side][i] % p->v->files);
+	return f;
+}
+
+int vc_drop_file_taken(const struct vc_position *p, int t, int sq)
+{
+	return p->v->types[t].drop_file_once &&
+	       (files_held(p, p->side, t) >> (sq % p->v->files) & 1);
+}
+
 static void gen_drops(struct gen *g)
 {
 	const struct vc_position *p = g->p;
@@ -475,11 +494,12 @@ static void gen_drops(struct gen *g)
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
 			continue;
-		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		uint32_t held = v->types[t].drop_file_once ? files_held(p, side, t) : 0;
 		for (int sq = 0; sq < v->nsq; sq++) {
 			if (p->board[sq])
 				continue;
-			if (pawn && (v->drop_pawn_forbid_ranks >> (vc_rel_rank(v, side, sq) - 1) & 1))
+			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
+			    (held >> (sq % v->files) & 1))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
@@ -610,7 +630,7 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 	    (p->sqf[m->to] & VC_SQF_LINKMASK))
 		return 1;
 	if (m->flags & VC_MF_DROP)
-		return 0;
+		return (int)(p->v->drop_rule_types >> m->piece & 1);
 	if (m->from == p->king[p->side])
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
@@ -690,7 +710,9 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
 			     two_may_matter(p, p->side ^ 1, k)))
 		return 1;
-	if (m->flags & (VC_MF_DROP | VC_MF_NULL))
+	if (m->flags & VC_MF_DROP)
+		return (int)(v->drop_rule_types >> m->piece & 1);
+	if (m->flags & VC_MF_NULL)
 		return 0;
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
@@ -767,6 +789,28 @@ static inline const vc_move *ungated(const vc_move *m, vc_move *plain)
 	return plain;
 }
 
+/* A drop of a type with drop rules: 1 when it leaves its own royal piece
+ * attacked, or (drop-no-mate) checkmates, 0 when neither, -1 out of memory.
+ * The answers to such a drop are judged without looking whether they are
+ * themselves drops that mate: a drop never answers a check given by a piece
+ * next to the royal piece (a pawn's), and so the answer is the same there,
+ * and the search stays one level deep. */
+static __thread int mate_nested;
+static int drop_mates(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side;
+	if (vc_pos_make(p, m) != 0)
+		return -1;
+	int bad = vc_in_check(p, side);
+	if (!bad && !mate_nested && p->v->types[m->piece].drop_no_mate && vc_check_after(p, m)) {
+		mate_nested = 1;
+		bad = !vc_has_legal_move(p);
+		mate_nested = 0;
+	}
+	vc_pos_unmake(p);
+	return bad;
+}
+
 int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
@@ -782,6 +826,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		return 0;
 	if (king_stays(p, m))
 		return 1;
+	if ((m->flags & VC_MF_DROP) && (v->drop_rule_types >> m->piece & 1))
+		return drop_mates(p, m);
 	if (board_testable(p, m))
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
@@ -830,6 +876,19 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 	if (king_stays(p, m))
 		return "moves the king out of check, which only a capture of the checking piece may "
 		       "do in this variant";
+	if ((m->flags & VC_MF_DROP) && v->types[m->piece].drop_no_mate && vc_pos_make(p, m) == 0) {
+		mate_nested = 1;
+		int mate = !vc_in_check(p, side) && vc_check_after(p, m) && !vc_has_legal_move(p);
+		mate_nested = 0;
+		vc_pos_unmake(p);
+		if (mate) {
+			static __thread char why_mate[80];
+			snprintf(why_mate, sizeof why_mate,
+				 "would checkmate by a drop of a %s, which the rules forbid",
+				 v->types[m->piece].name);
+			return why_mate;
+		}
+	}
 	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG)) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
@@ -878,9 +937,22 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
  * royal piece first (the usual way out of a check), into *out when not
  * NULL: 1, or 0 when there is none.  Forced capture asks for a capture
  * before every move it reads; has_legal_move after every check. */
+static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf);
 static int first_legal(struct vc_position *p, int captures, vc_move *out)
 {
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	/* one buffer a level: a drop's mate test (drop_mates) asks again,
+	 * one level deep */
+	static __thread vc_move bufs[2][VC_MAX_MOVES * 2];
+	static __thread int depth;
+	int d = depth > 0;
+	depth++;
+	int r = first_legal_in(p, captures, out, bufs[d]);
+	depth--;
+	return r;
+}
+
+static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf)
+{
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	if (v->has_end && vc_end_by_rule(p, NULL, NULL))

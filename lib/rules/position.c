@@ -434,7 +434,11 @@ static inline void take_victim(struct vc_position *p, struct vc_undo *u, int sid
 	p->halfmove = 0;
 	int ct = vc_code_type(u->captured);
 	if (v->rules & VC_R_CAPTURE_TO_HAND) {
-		if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
+		/* a promoted piece: as the pawn, its unpromoted kind, or kept */
+		if (v->captured_promoted == VC_HAND_UNPROMOTED && v->types[ct].demote_to >= 0)
+			ct = v->types[ct].demote_to;
+		else if (v->captured_promoted == VC_HAND_PAWN && (u->capflags & VC_SQF_PROMOTED) &&
+			 v->pawn_type >= 0)
 			ct = v->pawn_type;
 		res_add(p, u, side, 0, ct, 1);
 	} else if (v->rules & VC_R_PRISON) {

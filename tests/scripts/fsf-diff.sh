@@ -21,6 +21,15 @@
 # replays the random game's coordinates, and every position string it
 # prints must be vchess's.
 #
+# A line may name a third column, the variant file the counts are made
+# with, where the engine departs from the rules: Fairy-Stockfish 11.1 lets
+# a pawn drop checkmate in minishogi (uchifuzume forbids it), so minishogi's
+# positions are counted with tests/data/minishogi-dropmate.yaml, minishogi
+# with that drop allowed, which must equal the engine exactly; and then
+# every position of minishogi's random games, and one built to have such a
+# drop, must differ from that file's by exactly the pawn drops that mate,
+# each refused by vchess-validate with the rule's name.
+#
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
 # Skipped with the reason when fairy-stockfish is not installed.
@@ -90,9 +99,11 @@ janggi janggi
 janggicasual janggicasual
 janggimodern janggimodern
 janggitraditional janggitraditional
+minishogi minishogi tests/data/minishogi-dropmate.yaml
+shogi shogi
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi
 capahouse pocketknight seirawan shouse"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
@@ -101,7 +112,7 @@ starts=$(echo $starts)
 fens="crazyhouse capahouse pocketknight seirawan shouse"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
-	printf '%s\n' "$table" | while read -r v e; do
+	printf '%s\n' "$table" | while read -r v e _; do
 		[ -n "$v" ] && echo "skip fsf-$v # fairy-stockfish is not installed"
 	done
 	exit 0
@@ -155,8 +166,9 @@ engine_suite() {
 			END { for (i = 1; i in fen; i++) print fen[i] line[i] }' "$1" -
 }
 
-printf '%s\n' "$table" | while read -r v e; do
+printf '%s\n' "$table" | while read -r v e as; do
 	[ -n "$v" ] || continue
+	as=${as:-$v}
 	case " $starts " in
 	*" $v "*)
 		printf 'startpos\n' >"$tmp/$v.start"
@@ -166,7 +178,7 @@ printf '%s\n' "$table" | while read -r v e; do
 				printf 'uci\nsetoption name UCI_Variant value %s\n' "$e"
 				printf 'position startpos\ngo perft %s\nquit\n' "$d"
 			} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p')
-			got=$(vchess-perft --variant "$v" "$d" 2>&1)
+			got=$(vchess-perft --variant "$as" "$d" 2>&1)
 			[ "$got" = "$want" ] || bad="$bad depth $d: vchess $got, fairy-stockfish $want;"
 		done
 		if [ -z "$bad" ]; then
@@ -183,8 +195,8 @@ printf '%s\n' "$table" | while read -r v e; do
 	case " $fens " in
 	*" $v "*) same_fens "$v" "$e" "$tmp/$v.pgn" ;;
 	esac
-	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null |
-		awk -v k="$every" 'NF && (NR % k == 1)' >"$tmp/$v.fens"
+	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null | awk NF >"$tmp/$v.all"
+	awk -v k="$every" 'NR % k == 1' "$tmp/$v.all" >"$tmp/$v.fens"
 	n=$(grep -c . "$tmp/$v.fens")
 	if [ "$n" -lt 2 ]; then
 		echo "not ok fsf-$v: no positions came out of the random games"
@@ -195,10 +207,52 @@ printf '%s\n' "$table" | while read -r v e; do
 		echo "not ok fsf-$v: fairy-stockfish ($e) did not count every position"
 		continue
 	fi
-	if vchess-perft --variant "$v" --suite "$tmp/$v.perft" >"$tmp/$v.out" 2>&1; then
+	if vchess-perft --variant "$as" --suite "$tmp/$v.perft" >"$tmp/$v.out" 2>&1; then
 		echo "ok fsf-$v: $n positions agree with fairy-stockfish ($e) at depths 1 to $d"
 	else
 		echo "not ok fsf-$v: positions differ from fairy-stockfish ($e) at depths 1 to $d"
 		grep -v '^ok ' "$tmp/$v.out" | head -8 | sed 's/^/    /'
 	fi
 done
+
+# minishogi against its twin that allows pawn-drop mates: the moves only
+# the twin has, in every position of the random games and in one built for
+# it, are pawn drops that mate, which vchess-validate refuses by the rule
+dropmate() {
+	local fen=$1 m
+	vchess-perft --variant minishogi --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.a"
+	vchess-perft --variant tests/data/minishogi-dropmate.yaml --fen "$fen" --divide 1 |
+		sed -n 's/: 1$//p' | sort >"$tmp/dm.b"
+	if [ -n "$(comm -23 "$tmp/dm.a" "$tmp/dm.b")" ]; then
+		echo "a move of minishogi's that the twin lacks in $fen"
+		return
+	fi
+	for m in $(comm -13 "$tmp/dm.a" "$tmp/dm.b"); do
+		printf '[Variant "minishogi"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. %s *\n' "$fen" "$m" >"$tmp/dm.pgn"
+		case $m in
+		P@*) ;;
+		*) echo "$m is no pawn drop, in $fen" && continue ;;
+		esac
+		if ! vchess-validate --force-variant tests/data/minishogi-dropmate.yaml "$tmp/dm.pgn" >/dev/null 2>&1; then
+			echo "$m does not validate with drop mates allowed, in $fen"
+		elif ! vchess-validate "$tmp/dm.pgn" 2>&1 | grep -q "would checkmate by a drop of a pawn, which the rules forbid"; then
+			echo "$m is not refused as a pawn-drop mate, in $fen"
+		else
+			echo "ok-drop"
+		fi
+	done
+}
+if printf '%s\n' "$table" | grep -q '^minishogi '; then
+	built="4k/2S2/3G1/5/K4[P] w - - 0 1" # P@e4 mates: the silver keeps d5, the gold d4 and e4
+	{ printf '%s\n' "$built"; cat "$tmp/minishogi.all" 2>/dev/null; } >"$tmp/dm.fens"
+	: >"$tmp/dm.log"
+	while IFS= read -r fen; do dropmate "$fen" >>"$tmp/dm.log"; done <"$tmp/dm.fens"
+	n=$(grep -c . "$tmp/dm.fens") drops=$(grep -c '^ok-drop$' "$tmp/dm.log")
+	first=$(dropmate "$built" | grep -c '^ok-drop$')
+	if grep -qv '^ok-drop$' "$tmp/dm.log" || [ "$first" -ne 1 ]; then
+		echo "not ok fsf-minishogi-dropmate: minishogi and the engine's counts differ otherwise than by pawn-drop mates"
+		grep -v '^ok-drop$' "$tmp/dm.log" | head -n 4 | sed 's/^/    /'
+	else
+		echo "ok fsf-minishogi-dropmate: in $n positions minishogi has exactly the engine's moves less $drops pawn-drop mates, each refused by the rule"
+	fi
+fi

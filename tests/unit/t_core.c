@@ -579,6 +579,54 @@ VT_TEST(diagram_errors)
 	vc_ctx_free(ctx);
 }
 
+VT_TEST(drop_ranks)
+{
+	/* a knight that may be dropped on its side's first two ranks only,
+	 * each side's counted from itself; pawns keep crazyhouse's rule */
+	static const char y[] = "name: low-knights\nbase: crazyhouse\npieces:\n"
+				"  - {name: knight, drop-ranks: [1, 2]}\n";
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "low-knights.yaml", y, strlen(y));
+	VT_CHECK(v != NULL);
+	if (!v) {
+		vc_ctx_free(ctx);
+		return;
+	}
+	const char *w = "4k3/8/8/8/8/8/8/4K3[NP] w - - 0 1";
+	const char *b = "4k3/8/8/8/8/8/8/4K3[np] b - - 0 1";
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	int sides[2][2] = { { 0 } }; /* [side][knight, pawn] drops */
+	for (int s = 0; s < 2; s++) {
+		vc_position_set_fen(p, NULL, s ? b : w);
+		int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+		for (int i = 0; i < n; i++) {
+			if (!(ms[i].flags & VC_MF_DROP))
+				continue;
+			int knight = ms[i].piece != v->pawn_type;
+			sides[s][knight ? 0 : 1]++;
+			if (knight)
+				VT_CHECK(vc_rel_rank(v, s, ms[i].to) <= 2);
+		}
+	}
+	/* 16 squares less the king's own; pawns: ranks 2 to 7 */
+	VT_EQ_INT(sides[0][0], 15);
+	VT_EQ_INT(sides[1][0], 15);
+	VT_EQ_INT(sides[0][1], 48);
+	VT_EQ_INT(sides[1][1], 48);
+	char c[16];
+	VT_EQ_STR(read_move(v, w, "N@e4", c),
+		  "knight may not be dropped on the 4th rank (counted from its side)");
+	VT_EQ_STR(read_move(v, b, "N@e2", c),
+		  "knight may not be dropped on the 7th rank (counted from its side)");
+	VT_EQ_STR(read_move(v, b, "N@e7", c), "");
+	VT_EQ_STR(c, "N@e7");
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
-	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating), VT_ENTRY(diagram_errors))
+	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
+	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks))

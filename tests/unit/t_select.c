@@ -205,6 +205,9 @@ static void material_of(const char *fen, struct mat *m)
 			s += l - 1;
 		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
 			snprintf(sym, sizeof sym, "%c", *s);
+		} else if (*s == '+' && s[1] && s[1] != '/') { /* shogi's promoted pieces */
+			snprintf(sym, sizeof sym, "+%c", s[1]);
+			s++;
 		} else {
 			continue;
 		}
