@@ -43,6 +43,7 @@ fi
 table="
 chess chess
 crazyhouse crazyhouse
+chessgi chessgi
 capahouse capahouse
 pocketknight pocketknight
 seirawan seirawan
@@ -104,12 +105,12 @@ shogi shogi
 "
 # the variants whose start is also counted, depths 1 to 3
 starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi
-capahouse pocketknight seirawan shouse"
+capahouse pocketknight seirawan shouse chessgi"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
 # coordinates, every position string the engine prints equal to vchess's
 # (hands, promoted pieces, gating rights)
-fens="crazyhouse capahouse pocketknight seirawan shouse"
+fens="crazyhouse chessgi capahouse pocketknight seirawan shouse"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e _; do
