@@ -499,7 +499,7 @@ static void gen_drops(struct gen *g)
 			if (p->board[sq])
 				continue;
 			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
-			    (held >> (sq % v->files) & 1))
+			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
@@ -711,7 +711,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 			     two_may_matter(p, p->side ^ 1, k)))
 		return 1;
 	if (m->flags & VC_MF_DROP)
-		return (int)(v->drop_rule_types >> m->piece & 1);
+		return (int)(v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK);
 	if (m->flags & VC_MF_NULL)
 		return 0;
 	size_t words = (size_t)(v->nsq + 63) / 64;
@@ -828,7 +828,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		return 1;
 	if ((m->flags & VC_MF_DROP) && (v->drop_rule_types >> m->piece & 1))
 		return drop_mates(p, m);
-	if (board_testable(p, m))
+	int no_check = (m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK);
+	if (board_testable(p, m) && !no_check)
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
@@ -836,7 +837,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 	 * illegal; and under no-check, so does a check given; and so do royal
 	 * pieces left facing each other under flying-general or bikjang */
 	int bad = vc_in_check(p, side) || (had && p->king[side] < 0) ||
-		  ((v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1)) ||
+		  (((v->rules & VC_R_NO_CHECK) || no_check) && vc_in_check(p, side ^ 1)) ||
 		  (((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p));
 	vc_pos_unmake(p);
 	return bad;
@@ -889,9 +890,13 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 			return why_mate;
 		}
 	}
-	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG)) ||
+	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
+			  VC_R_DROP_NO_CHECK)) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
+	if ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK) && !vc_in_check(p, side) &&
+	    vc_in_check(p, side ^ 1))
+		why = "would give check, which no drop may do in this variant";
 	if (!vc_in_check(p, side) && ((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p))
 		why = facing ? "would keep the royal pieces facing each other, which only a pass may do"
 			     : "would leave the royal pieces facing each other on an open file";

@@ -1094,6 +1094,10 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 			    "%s may not be dropped on the %d%s rank (counted from its side)",
 			    piece_word(v, t, w1, sizeof w1), rr,
 			    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+	if (!vc_drop_region_ok(v, t, side, san->to))
+		return fail(code, "move-drop", msg, n, "%s may not be dropped on %s, outside its region '%s'",
+			    piece_word(v, t, w1, sizeof w1), s1,
+			    v->region_name[v->types[t].region - 1]);
 	if (vc_drop_file_taken(p, t, san->to))
 		return fail(code, "move-drop", msg, n,
 			    "%s may not be dropped on the %c-file: %s has one there already",

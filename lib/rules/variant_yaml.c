@@ -864,6 +864,7 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "pass", VC_R_PASS },
 			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
 			{ "gating", VC_R_GATING },
+			{ "drops-no-check", VC_R_DROP_NO_CHECK },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)

@@ -213,6 +213,7 @@ struct vc_castle_spec {
 					    its one checker (makpong) */
 #define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
 			       a piece leaves on its first move (seirawan) */
+#define VC_R_DROP_NO_CHECK 0x40000 /* no drop may give check (supply) */
 
 /* what a capture puts in hand for a promoted piece (captured-promoted) */
 #define VC_HAND_PAWN 0       /* a piece marked promoted ('~') goes as the pawn (crazyhouse) */
@@ -426,6 +427,13 @@ static inline int vc_drop_rank_ok(const struct vc_variant *v, int t, int rr)
 	if (pt->drop_ranks && !(pt->drop_ranks >> (rr - 1) & 1))
 		return 0;
 	return !((pt->props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1));
+}
+
+/* A piece confined to a region (its key region) is dropped only inside it. */
+static inline int vc_drop_region_ok(const struct vc_variant *v, int t, int side, int sq)
+{
+	int r = v->types[t].region;
+	return !r || vc_bit_test(v->region[r - 1][side], sq);
 }
 
 /* ---- positions ---- */

@@ -96,6 +96,7 @@ grand grand
 xiangqi xiangqi
 minixiangqi minixiangqi
 manchu manchu
+supply supply
 janggi janggi
 janggicasual janggicasual
 janggimodern janggimodern
@@ -105,7 +106,7 @@ shogi shogi
 "
 # the variants whose start is also counted, depths 1 to 3
 starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi
-capahouse pocketknight seirawan shouse chessgi"
+capahouse pocketknight seirawan shouse chessgi supply"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
 # coordinates, every position string the engine prints equal to vchess's
