@@ -1023,10 +1023,8 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				v->shogi_coords = 0;
 			else if (s && !strcmp(s, "read"))
 				v->shogi_coords = 1;
-			else if (s && !strcmp(s, "write"))
-				v->shogi_coords = 2;
 			else
-				err(l, val, "notation 'shogi' must be no, read or write");
+				err(l, val, "notation 'shogi' must be no or read");
 		} else if (key_is(k, "coordinates-castling")) {
 			if (s && !strcmp(s, "king"))
 				v->coord_castle_partner = 0;

@@ -380,8 +380,7 @@ struct vc_variant {
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
 	uint64_t san_group[VC_MAXT]; /* the types SAN writes with type t's symbol (shogi's
 					promoted golds, all 'G'), t included */
-	int shogi_coords;       /* shogi's Western notation (P-7f): 1 read besides SAN,
-				   2 also written */
+	int shogi_coords;       /* shogi's Western notation (P-7f) read besides SAN */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
 };

@@ -15,24 +15,11 @@
 // the start is written with '/', as Nf3/H), the move put in is instead a
 // legal move made to gate a piece of the hand where it may not: from a
 // square whose piece has moved, or a piece the hand does not hold.
-delete globalThis.fetch; // ffish would try to fetch its WebAssembly
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
-const require = createRequire(import.meta.url);
-const ffish = require('ffish');
-await new Promise((done) => {
-	if (ffish.calledRun && ffish.Board) done();
-	else ffish.onRuntimeInitialized = done;
-});
+import { ffish, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
-let seed = BigInt(seedArg) || 1n;
-function rnd(n) {
-	seed ^= (seed << 13n) & 0xffffffffffffffffn;
-	seed ^= seed >> 7n;
-	seed ^= (seed << 17n) & 0xffffffffffffffffn;
-	return Number(seed % BigInt(n));
-}
+const rnd = seeded(seedArg);
 
 // The colour of the piece on a square ("e4", "j10") of a FEN: 'w', 'b' or ''.
 function colourAt(fen, sq) {

@@ -12,24 +12,11 @@
 // RULE}", RULE one of nifu (a second unpromoted pawn on a file), last-rank
 // (a pawn dropped where it could never move) and mate (a pawn drop that
 // checkmates, which ffish 11.1 allows in minishogi and so plays).
-delete globalThis.fetch; // ffish would try to fetch its WebAssembly
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
-const require = createRequire(import.meta.url);
-const ffish = require('ffish');
-await new Promise((done) => {
-	if (ffish.calledRun && ffish.Board) done();
-	else ffish.onRuntimeInitialized = done;
-});
+import { ffish, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
-let seed = BigInt(seedArg) || 1n;
-function rnd(n) {
-	seed ^= (seed << 13n) & 0xffffffffffffffffn;
-	seed ^= seed >> 7n;
-	seed ^= (seed << 17n) & 0xffffffffffffffffn;
-	return Number(seed % BigInt(n));
-}
+const rnd = seeded(seedArg);
 
 // The board of a FEN as rows of cells from the top ('' empty, '+p', 'P').
 function cells(fen) {

@@ -15,7 +15,7 @@ games=2 plies=80
 if [ "${FULL:-0}" = 1 ]; then
 	games=10
 fi
-variants="minishogi shogi"
+variants="minishogi shogi euroshogi gorogoro judkins"
 names() { for v in $variants; do for n in san hodges; do echo "$v-$n"; done; done; }
 if ! command -v node >/dev/null 2>&1; then
 	for t in $(names); do echo "skip ffish-$t # node is not installed"; done

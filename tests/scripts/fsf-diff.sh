@@ -21,14 +21,15 @@
 # replays the random game's coordinates, and every position string it
 # prints must be vchess's.
 #
-# A line may name a third column, the variant file the counts are made
-# with, where the engine departs from the rules: Fairy-Stockfish 11.1 lets
-# a pawn drop checkmate in minishogi (uchifuzume forbids it), so minishogi's
-# positions are counted with tests/data/minishogi-dropmate.yaml, minishogi
-# with that drop allowed, which must equal the engine exactly; and then
-# every position of minishogi's random games, and one built to have such a
-# drop, must differ from that file's by exactly the pawn drops that mate,
-# each refused by vchess-validate with the rule's name.
+# A third column "dropmate" marks the variants where the engine departs
+# from the rules: Fairy-Stockfish 11.1 lets a pawn drop checkmate in
+# minishogi and the variants it builds on it (uchifuzume forbids it), so
+# their positions are counted with a twin, the variant with that drop
+# allowed (base: VARIANT, the pawn's drop-no-mate off), which must equal the
+# engine exactly; and then the positions counted (FULL=1: every position of
+# the random games), and for minishogi one built to have such a drop, must
+# differ from the twin's by exactly the pawn drops that mate, each refused
+# by vchess-validate with the rule's words.
 #
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
@@ -101,11 +102,15 @@ janggi janggi
 janggicasual janggicasual
 janggimodern janggimodern
 janggitraditional janggitraditional
-minishogi minishogi tests/data/minishogi-dropmate.yaml
+minishogi minishogi dropmate
 shogi shogi
+euroshogi euroshogi dropmate
+gorogoro gorogoro dropmate
+judkins judkins dropmate
+loop loop
 "
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional minishogi shogi euroshogi gorogoro judkins
 capahouse pocketknight seirawan shouse chessgi supply"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
@@ -168,9 +173,14 @@ engine_suite() {
 			END { for (i = 1; i in fen; i++) print fen[i] line[i] }' "$1" -
 }
 
-printf '%s\n' "$table" | while read -r v e as; do
+printf '%s\n' "$table" | while read -r v e twin; do
 	[ -n "$v" ] || continue
-	as=${as:-$v}
+	as=$v
+	if [ "${twin:-}" = dropmate ]; then
+		as=$tmp/$v-dropmate.yaml
+		printf 'name: %s-dropmate\nbase: %s\npieces:\n  - {name: pawn, drop-no-mate: false}\n' \
+			"$v" "$v" >"$as"
+	fi
 	case " $starts " in
 	*" $v "*)
 		printf 'startpos\n' >"$tmp/$v.start"
@@ -217,44 +227,51 @@ printf '%s\n' "$table" | while read -r v e as; do
 	fi
 done
 
-# minishogi against its twin that allows pawn-drop mates: the moves only
-# the twin has, in every position of the random games and in one built for
-# it, are pawn drops that mate, which vchess-validate refuses by the rule
+# each variant against its twin that allows pawn-drop mates: the moves
+# only the twin has, in every position of the random games, are pawn drops
+# that mate, which vchess-validate refuses by the rule
 dropmate() {
-	local fen=$1 m
-	vchess-perft --variant minishogi --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.a"
-	vchess-perft --variant tests/data/minishogi-dropmate.yaml --fen "$fen" --divide 1 |
-		sed -n 's/: 1$//p' | sort >"$tmp/dm.b"
+	local v=$1 fen=$2 twin=$tmp/$1-dropmate.yaml m
+	vchess-perft --variant "$v" --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.a"
+	vchess-perft --variant "$twin" --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.b"
 	if [ -n "$(comm -23 "$tmp/dm.a" "$tmp/dm.b")" ]; then
-		echo "a move of minishogi's that the twin lacks in $fen"
+		echo "a move of $v's that the twin lacks in $fen"
 		return
 	fi
 	for m in $(comm -13 "$tmp/dm.a" "$tmp/dm.b"); do
-		printf '[Variant "minishogi"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. %s *\n' "$fen" "$m" >"$tmp/dm.pgn"
+		printf '[Variant "%s"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. %s *\n' "$v" "$fen" "$m" >"$tmp/dm.pgn"
 		case $m in
 		P@*) ;;
 		*) echo "$m is no pawn drop, in $fen" && continue ;;
 		esac
-		if ! vchess-validate --force-variant tests/data/minishogi-dropmate.yaml "$tmp/dm.pgn" >/dev/null 2>&1; then
+		if ! vchess-validate --force-variant "$twin" "$tmp/dm.pgn" >/dev/null 2>&1; then
 			echo "$m does not validate with drop mates allowed, in $fen"
-		elif ! vchess-validate "$tmp/dm.pgn" 2>&1 | grep -q "would checkmate by a drop of a pawn, which the rules forbid"; then
+		elif ! vchess-validate "$tmp/dm.pgn" 2>&1 |
+			grep -q "would checkmate by a drop of a pawn, which the rules forbid"; then
 			echo "$m is not refused as a pawn-drop mate, in $fen"
 		else
 			echo "ok-drop"
 		fi
 	done
 }
-if printf '%s\n' "$table" | grep -q '^minishogi '; then
-	built="4k/2S2/3G1/5/K4[P] w - - 0 1" # P@e4 mates: the silver keeps d5, the gold d4 and e4
-	{ printf '%s\n' "$built"; cat "$tmp/minishogi.all" 2>/dev/null; } >"$tmp/dm.fens"
+printf '%s\n' "$table" | while read -r v e twin; do
+	[ "${twin:-}" = dropmate ] && [ -f "$tmp/$v.all" ] || continue
+	built=""
+	# minishogi: P@e4 mates, the silver keeping d5, the gold d4 and e4
+	[ "$v" = minishogi ] && built="4k/2S2/3G1/5/K4[P] w - - 0 1"
+	# the sampled positions (FULL=1: every position of the games)
+	pos=$tmp/$v.fens
+	[ "${FULL:-0}" = 1 ] && pos=$tmp/$v.all
+	{ [ -n "$built" ] && printf '%s\n' "$built"; cat "$pos"; } >"$tmp/dm.fens"
 	: >"$tmp/dm.log"
-	while IFS= read -r fen; do dropmate "$fen" >>"$tmp/dm.log"; done <"$tmp/dm.fens"
+	while IFS= read -r fen; do dropmate "$v" "$fen" >>"$tmp/dm.log"; done <"$tmp/dm.fens"
 	n=$(grep -c . "$tmp/dm.fens") drops=$(grep -c '^ok-drop$' "$tmp/dm.log")
-	first=$(dropmate "$built" | grep -c '^ok-drop$')
+	first=1
+	[ -n "$built" ] && first=$(dropmate "$v" "$built" | grep -c '^ok-drop$')
 	if grep -qv '^ok-drop$' "$tmp/dm.log" || [ "$first" -ne 1 ]; then
-		echo "not ok fsf-minishogi-dropmate: minishogi and the engine's counts differ otherwise than by pawn-drop mates"
+		echo "not ok fsf-$v-dropmate: $v and the engine's counts differ otherwise than by pawn-drop mates"
 		grep -v '^ok-drop$' "$tmp/dm.log" | head -n 4 | sed 's/^/    /'
 	else
-		echo "ok fsf-minishogi-dropmate: in $n positions minishogi has exactly the engine's moves less $drops pawn-drop mates, each refused by the rule"
+		echo "ok fsf-$v-dropmate: in $n positions $v has exactly the engine's moves less $drops pawn-drop mates, each refused by the rule"
 	fi
-fi
+done
