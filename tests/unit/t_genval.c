@@ -406,7 +406,15 @@ static unsigned mechanics_of(const struct vc_variant *v, struct vc_position *p)
 		if (v->types[t].props & VC_P_TWOSQUARE && !(v->types[t].props & VC_P_IMMOBILE))
 			need |= 1u << M_WALL;
 	}
-	if (v->rules & VC_R_DROPS)
+	/* drops, where a hand can hold something: captures fill it, or the
+	 * start gives one (supply on one board has neither) */
+	vc_position_start(p);
+	int in_hand = 0;
+	for (int s = 0; s < 2 && v->nreserve; s++)
+		for (int t = 0; t < v->ntypes; t++)
+			in_hand |= p->res[s][0][t] != 0;
+	if ((v->rules & VC_R_DROPS) &&
+	    (in_hand || (v->rules & (VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_SELF_CAPTURE))))
 		need |= 1u << M_DROP;
 	if (v->rules & VC_R_EP)
 		need |= 1u << M_EP;
