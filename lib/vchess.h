@@ -134,7 +134,7 @@ typedef struct vc_move {
 	uint8_t promo;      /* promotion type + 1, 0 none */
 	uint16_t flags;     /* VC_MF_* */
 	uint8_t extra;      /* castling right index, reserve index */
-	uint8_t pad;
+	uint8_t gate;       /* with VC_MF_GATE: the type of the piece gated in from the hand */
 } vc_move;
 
 #define VC_MF_CAPTURE 0x0001
@@ -149,6 +149,8 @@ typedef struct vc_move {
 #define VC_MF_DOUBLE 0x0200  /* a step of several squares that leaves en-passant targets */
 #define VC_MF_MORPH 0x0400   /* the mover turns into the captured piece's type (vampire) */
 #define VC_MF_TWOCAP 0x0800  /* captures on two squares (two-square pieces) */
+#define VC_MF_GATE 0x1000    /* a piece of the hand enters on the square left (gating) */
+#define VC_MF_GATE_PARTNER 0x2000 /* castling's gate on the partner's square, not the king's */
 
 struct vc_position;
 

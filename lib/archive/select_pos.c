@@ -96,8 +96,9 @@ static int add_tok(struct vc_sel_pos *t, size_t *cap, struct tok k)
 	return 0;
 }
 
-/* A piece symbol at *sp: a letter, or two or three letters of one case in
- * parentheses, as position strings write them.  0 and the symbol and its
+/* A piece symbol at *sp: a letter, '+' and a letter (shogi's promoted
+ * pieces), or two or three letters of one case in parentheses, as position
+ * strings write them.  0 and the symbol and its
  * colour, *sp past it; -1 with *sp at the fault. */
 static int read_sym(const char **sp, char sym[4], uint8_t *color)
 {
@@ -114,16 +115,20 @@ static int read_sym(const char **sp, char sym[4], uint8_t *color)
 		s++;
 	} else if (isalpha((unsigned char)*s)) {
 		sym[n++] = *s++;
+	} else if (*s == '+' && isalpha((unsigned char)s[1])) {
+		sym[n++] = *s++;
+		sym[n++] = *s++;
 	} else {
 		return -1;
 	}
 	sym[n] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (!isupper((unsigned char)sym[i]) != !isupper((unsigned char)sym[0])) {
+	size_t i0 = sym[0] == '+';
+	for (size_t i = i0 + 1; i < n; i++)
+		if (!isupper((unsigned char)sym[i]) != !isupper((unsigned char)sym[i0])) {
 			*sp = *sp + 1 + i;
 			return -1;
 		}
-	*color = isupper((unsigned char)sym[0]) ? VC_WHITE : VC_BLACK;
+	*color = isupper((unsigned char)sym[i0]) ? VC_WHITE : VC_BLACK;
 	*sp = s;
 	return 0;
 }
@@ -160,12 +165,13 @@ static int read_board(struct vc_sel_pos *t, const char *expr, const char **sp,
 					     VC_MAXF);
 			while (n-- > 0 && (ok = add_tok(t, &cap, k)) == 0)
 				;
-		} else if (*s == '(' || isalpha((unsigned char)*s)) {
+		} else if (*s == '(' || isalpha((unsigned char)*s) ||
+			   (*s == '+' && isalpha((unsigned char)s[1]))) {
 			k.k = TK_PIECE;
 			if (read_sym(&s, k.sym, &k.color) < 0)
 				return vc_select_fail(err, (size_t)(s - expr),
-					     "expected a piece symbol: a letter, or two or three "
-					     "letters of one case between '(' and ')'");
+					     "expected a piece symbol: a letter, '+' and a letter, or "
+					     "two or three letters of one case between '(' and ')'");
 			while (*s && strchr("><|\\~!", *s)) /* marks: read past */
 				s++;
 			ok = add_tok(t, &cap, k);

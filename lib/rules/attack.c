@@ -175,7 +175,7 @@ static int two_push(const struct vc_position *p, int a, int b, int na, int nb, i
 	m->promo = 0;
 	m->flags = VC_MF_WALL;
 	m->extra = 0;
-	m->pad = 0;
+	m->gate = 0;
 	if (caps) {
 		m->flags |= VC_MF_CAPTURE;
 		/* two pieces, unless both squares are one two-square piece's */

@@ -25,8 +25,9 @@
  * '=': east (next square), south (below), south-east, south-west. */
 static const char two_marks[] = ">|\\<";
 
-/* reads a piece symbol: a letter, or (XY) for a multi-letter one; colour
- * from the case.  Returns the type or -1. */
+/* reads a piece symbol: a letter, '+' and a letter (a promoted piece, as
+ * shogi writes it), or (XY) for a multi-letter one; colour from the case.
+ * Returns the type or -1. */
 static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 {
 	const char *s = *sp;
@@ -41,11 +42,15 @@ static int read_symbol(const struct vc_variant *v, const char **sp, int *color)
 		s++;
 	} else if (isalpha((unsigned char)*s)) {
 		sym[n++] = *s++;
+	} else if (*s == '+' && isalpha((unsigned char)s[1])) {
+		sym[n++] = *s++;
+		sym[n++] = *s++;
 	} else
 		return -1;
 	sym[n] = 0;
-	int upper = isupper((unsigned char)sym[0]), lower = islower((unsigned char)sym[0]);
-	for (size_t i = 1; i < n; i++)
+	size_t i0 = sym[0] == '+';
+	int upper = isupper((unsigned char)sym[i0]), lower = islower((unsigned char)sym[i0]);
+	for (size_t i = i0 + 1; i < n; i++)
 		if ((upper && !isupper((unsigned char)sym[i])) ||
 		    (lower && !islower((unsigned char)sym[i])))
 			return -1;
@@ -536,8 +541,58 @@ static int first_right(struct vc_position *p, int side, char uc)
 	return sq >= 0 || (v->first_types && !v->ncastle && uc >= 'A' && uc - 'A' < v->files);
 }
 
+
+/* Gating: may side's hand gate (some piece in it, or captures that may
+ * fill it)? */
+static int may_gate(const struct vc_position *p, int side)
+{
+	const struct vc_variant *v = p->v;
+	if (!(v->rules & VC_R_GATING))
+		return 0;
+	if (v->rules & VC_R_CAPTURE_TO_HAND)
+		return 1;
+	for (int t = 0; t < v->ntypes; t++)
+		if (p->res[side][0][t])
+			return 1;
+	return 0;
+}
+
+/* Gating: the right of the square of file f on side's first rank, when
+ * one of side's pieces stands there (a right belongs to a piece). */
+static void set_gate(struct vc_position *p, int side, int f)
+{
+	const struct vc_variant *v = p->v;
+	int sq = vc_sq(v->files, f, side == VC_WHITE ? 0 : v->ranks - 1);
+	if (f >= 0 && f < v->files && p->board[sq] && vc_code_color(p->board[sq]) == side)
+		p->gates[side] |= 1u << f;
+}
+
+/* Gating, once the field is read, as Fairy-Stockfish reads it: a side with
+ * no castling right whose king's square has a gating right castles with
+ * each partner whose start square has one. */
+static void castle_from_gates(struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	for (int c = 0; c < 2 && (v->rules & VC_R_GATING); c++) {
+		int k = vc_castler(p, c), any = 0;
+		for (int i = 0; i < v->ncastle; i++)
+			any |= p->castle[c][i] >= 0;
+		if (any || k < 0 || k / v->files != (c == VC_WHITE ? 0 : v->ranks - 1) ||
+		    !(p->gates[c] >> (k % v->files) & 1) || !may_gate(p, c))
+			continue;
+		for (int i = 0; i < v->ncastle; i++) {
+			int f = v->castle[i].partner % v->files;
+			if (p->gates[c] >> f & 1)
+				p->castle[c][i] = (int16_t)castle_partner_scan(p, c, i);
+		}
+	}
+}
+
 /* The castling field noted by skip_castling: the variant's letters, or
- * Shredder / X-FEN file letters, or first-move rights. */
+ * Shredder / X-FEN file letters, or first-move rights.  With gating, the letters also give the
+ * gating rights: a castling letter those of its partner's and its king's
+ * squares, a file letter that of its square (not a castling right, while
+ * the side may gate). */
 static int read_castling(struct fen_in *in)
 {
 	const struct vc_variant *v = in->v;
@@ -555,6 +610,13 @@ static int read_castling(struct fen_in *in)
 			continue;
 		if (found >= 0) {
 			psq = castle_partner_scan(p, side, found);
+			if (may_gate(p, side) && psq >= 0) {
+				set_gate(p, side, psq % v->files);
+				set_gate(p, side, vc_castler(p, side) % v->files);
+			}
+		} else if (uc >= 'A' && uc - 'A' < v->files && may_gate(p, side)) {
+			set_gate(p, side, uc - 'A');
+			continue;
 		} else if (uc >= 'A' && uc - 'A' < v->files && vc_castler(p, side) >= 0) {
 			/* a file letter: the partner on that file of the king's
 			 * rank, on the side it stands */
@@ -570,6 +632,7 @@ static int read_castling(struct fen_in *in)
 		if (psq >= 0)
 			p->castle[side][found] = (int16_t)psq;
 	}
+	castle_from_gates(p);
 	return 0;
 }
 
@@ -645,11 +708,12 @@ static size_t put_symbol(const struct vc_variant *v, int t, int color, char *b)
 {
 	const char *sym = v->types[t].symbol;
 	size_t n = strlen(sym), k = 0;
-	if (n > 1)
+	int paren = n > 1 && !(n == 2 && sym[0] == '+'); /* "+P" as shogi writes it */
+	if (paren)
 		b[k++] = '(';
 	for (size_t i = 0; i < n; i++)
 		b[k++] = color == VC_BLACK ? (char)tolower((unsigned char)sym[i]) : sym[i];
-	if (n > 1)
+	if (paren)
 		b[k++] = ')';
 	return k;
 }
@@ -709,9 +773,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				vc_buf_addc(&b, two_marks[vc_link_dy(ld) == 0 ? 0 : dx == 0 ? 1 : dx > 0 ? 2 : 3]);
 			}
 			/* a promoted piece's past matters only where a capture puts
-			 * it into a hand (as a pawn): elsewhere the string is plain
+			 * it into a hand as a pawn: elsewhere the string is plain
 			 * FEN, which other programs read */
-			if ((fl & VC_SQF_PROMOTED) && (v->rules & VC_R_CAPTURE_TO_HAND))
+			if ((fl & VC_SQF_PROMOTED) && (v->rules & VC_R_CAPTURE_TO_HAND) &&
+			    v->captured_promoted == VC_HAND_PAWN)
 				vc_buf_addc(&b, '~');
 			if (fl & VC_SQF_DEAD)
 				vc_buf_addc(&b, '!');
@@ -734,7 +799,7 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	}
 	vc_buf_adds(&b, p->side ? " b " : " w ");
 	int any = 0;
-	for (int c = 0; c < 2; c++)
+	for (int c = 0; c < 2; c++) {
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0) {
 				char r = v->castle[i].right;
@@ -743,6 +808,14 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 				vc_buf_addc(&b, c ? (char)tolower((unsigned char)r) : r);
 				any = 1;
 			}
+		/* gating rights after the side's castling, every one, as
+		 * Fairy-Stockfish 11.1 writes them */
+		for (int f = 0; f < v->files; f++)
+			if (p->gates[c] >> f & 1) {
+				vc_buf_addc(&b, (char)((c ? 'a' : 'A') + f));
+				any = 1;
+			}
+	}
 	any |= put_first_rights(p, &b);
 	if (!any)
 		vc_buf_addc(&b, '-');

@@ -21,6 +21,7 @@
  * square empties too).
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/vc_rules.h"
@@ -117,7 +118,7 @@ static inline void push(struct gen *g, int from, int to, int piece, int flags, i
 	m->promo = (uint8_t)promo;
 	m->flags = (uint16_t)flags;
 	m->extra = 0;
-	m->pad = 0;
+	m->gate = 0;
 }
 
 /* promotion by exchange: one move per piece the pawn may trade places
@@ -193,7 +194,7 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 		add_xpromo(g, from, to, t, flags);
 		return;
 	}
-	if (pt->promo_ranks && vc_bit_test(v->promo_zone[side][t], to) && pt->promo_choices) {
+	if (pt->promo_choices && vc_promo_zone_move(v, side, t, from, to)) {
 		uint64_t ch = pt->promo_choices;
 		while (ch) {
 			int c = __builtin_ctzll(ch);
@@ -263,6 +264,29 @@ static int path_open(const struct vc_position *p, int from, int modes, int *chec
 	if (*checked < 0)
 		*checked = vc_in_check(p, p->side);
 	return !*checked;
+}
+
+/* Gating: each move of out[lo..hi) once more for each kind of piece in the
+ * side's hand (the first reserve area) but pawns, that piece entering on sq
+ * once the move is made, when sq has its gating right (flag
+ * VC_MF_GATE_PARTNER: castling's gate on the partner's square). */
+static void add_gates(struct gen *g, int lo, int hi, int sq, int flag)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side, row = side == VC_WHITE ? 0 : v->ranks - 1;
+	if (sq < 0 || sq / v->files != row || !(p->gates[side] >> (sq % v->files) & 1))
+		return;
+	for (int t = 0; t < v->ntypes; t++) {
+		if (!p->res[side][0][t] || (v->types[t].props & VC_P_PAWN))
+			continue;
+		for (int i = lo; i < hi && g->n < VC_MAX_MOVES; i++) {
+			vc_move *m = &g->out[g->n++];
+			*m = g->out[i];
+			m->flags = (uint16_t)(m->flags | VC_MF_GATE | flag);
+			m->gate = (uint8_t)t;
+		}
+	}
 }
 
 static void gen_piece(struct gen *g, int from)
@@ -349,7 +373,8 @@ static void gen_piece(struct gen *g, int from)
 			break;
 		}
 	}
-	(void)start_n;
+	if (v->rules & VC_R_GATING)
+		add_gates(g, start_n, g->n, from, 0);
 }
 
 static void gen_castling(struct gen *g);
@@ -450,8 +475,31 @@ static void gen_castling(struct gen *g)
 		m->promo = 0;
 		m->flags = VC_MF_CASTLE;
 		m->extra = (uint8_t)i;
-		m->pad = 0;
+		m->gate = 0;
+		if (v->rules & VC_R_GATING) {
+			int at = g->n - 1;
+			add_gates(g, at, at + 1, ksq, 0);
+			add_gates(g, at, at + 1, psq, VC_MF_GATE_PARTNER);
+		}
 	}
+}
+
+/* drop-one-per-file: the files (bit per file) holding a piece of side's
+ * of type t */
+static uint32_t files_held(const struct vc_position *p, int side, int t)
+{
+	uint32_t f = 0;
+	uint8_t code = vc_code(t, side);
+	for (int i = 0; i < p->npl[side]; i++)
+		if (p->board[p->plist[side][i]] == code)
+			f |= 1u << (p->plist[side][i] % p->v->files);
+	return f;
+}
+
+int vc_drop_file_taken(const struct vc_position *p, int t, int sq)
+{
+	return p->v->types[t].drop_file_once &&
+	       (files_held(p, p->side, t) >> (sq % p->v->files) & 1);
 }
 
 static void gen_drops(struct gen *g)
@@ -463,11 +511,12 @@ static void gen_drops(struct gen *g)
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
 			continue;
-		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+		uint32_t held = v->types[t].drop_file_once ? files_held(p, side, t) : 0;
 		for (int sq = 0; sq < v->nsq; sq++) {
 			if (p->board[sq])
 				continue;
-			if (pawn && (v->drop_pawn_forbid_ranks >> (vc_rel_rank(v, side, sq) - 1) & 1))
+			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
+			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
@@ -478,7 +527,7 @@ static void gen_drops(struct gen *g)
 			m->promo = 0;
 			m->flags = VC_MF_DROP;
 			m->extra = 0;
-			m->pad = 0;
+			m->gate = 0;
 		}
 	}
 }
@@ -598,7 +647,7 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 	    (p->sqf[m->to] & VC_SQF_LINKMASK))
 		return 1;
 	if (m->flags & VC_MF_DROP)
-		return 0;
+		return (int)(p->v->drop_rule_types >> m->piece & 1);
 	if (m->from == p->king[p->side])
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
@@ -631,7 +680,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL)) ||
+	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	if (m->from >= 0 && v->pins[side]) {
@@ -678,7 +727,9 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
 			     two_may_matter(p, p->side ^ 1, k)))
 		return 1;
-	if (m->flags & (VC_MF_DROP | VC_MF_NULL))
+	if (m->flags & VC_MF_DROP)
+		return (int)(v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK);
+	if (m->flags & VC_MF_NULL)
 		return 0;
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
@@ -742,9 +793,46 @@ static int king_stays(const struct vc_position *p, const vc_move *m)
 	return n > 0 && (n > 1 || by[0] != m->to || !(m->flags & VC_MF_CAPTURE));
 }
 
-int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
+/* Gating: a move that gates is legal when the same move without its gate
+ * is: the piece entering does not shield the king (the rule of S-chess).
+ * The move without it, into *plain; m itself for another move. */
+static inline const vc_move *ungated(const vc_move *m, vc_move *plain)
+{
+	if (!(m->flags & VC_MF_GATE))
+		return m;
+	*plain = *m;
+	plain->flags = (uint16_t)(plain->flags & ~(VC_MF_GATE | VC_MF_GATE_PARTNER));
+	plain->gate = 0;
+	return plain;
+}
+
+/* A drop of a type with drop rules: 1 when it leaves its own royal piece
+ * attacked, or (drop-no-mate) checkmates, 0 when neither, -1 out of memory.
+ * The answers to such a drop are judged without looking whether they are
+ * themselves drops that mate: a drop never answers a check given by a piece
+ * next to the royal piece (a pawn's), and so the answer is the same there,
+ * and the search stays one level deep. */
+static __thread int mate_nested;
+static int drop_mates(struct vc_position *p, const vc_move *m)
+{
+	int side = p->side;
+	if (vc_pos_make(p, m) != 0)
+		return -1;
+	int bad = vc_in_check(p, side);
+	if (!bad && !mate_nested && p->v->types[m->piece].drop_no_mate && vc_check_after(p, m)) {
+		mate_nested = 1;
+		bad = !vc_has_legal_move(p);
+		mate_nested = 0;
+	}
+	vc_pos_unmake(p);
+	return bad;
+}
+
+int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, had = p->king[side] >= 0;
 	if (!had && !(v->rules & VC_R_NO_CHECK))
 		return 0;
@@ -755,7 +843,10 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 		return 0;
 	if (king_stays(p, m))
 		return 1;
-	if (board_testable(p, m))
+	if ((m->flags & VC_MF_DROP) && (v->drop_rule_types >> m->piece & 1))
+		return drop_mates(p, m);
+	int no_check = (m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK);
+	if (board_testable(p, m) && !no_check)
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
@@ -763,15 +854,17 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *m)
 	 * illegal; and under no-check, so does a check given; and so do royal
 	 * pieces left facing each other under flying-general or bikjang */
 	int bad = vc_in_check(p, side) || (had && p->king[side] < 0) ||
-		  ((v->rules & VC_R_NO_CHECK) && vc_in_check(p, side ^ 1)) ||
+		  (((v->rules & VC_R_NO_CHECK) || no_check) && vc_in_check(p, side ^ 1)) ||
 		  (((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p));
 	vc_pos_unmake(p);
 	return bad;
 }
 
-int vc_move_exposes(struct vc_position *p, const vc_move *m)
+int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
@@ -790,18 +883,37 @@ int vc_move_legal(struct vc_position *p, const vc_move *m)
 	return vc_move_leaves_check(p, m) == 0;
 }
 
-const char *vc_illegal_why(struct vc_position *p, const vc_move *m)
+const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 {
 	const struct vc_variant *v = p->v;
+	vc_move plain;
+	const vc_move *m = ungated(gm, &plain);
 	int side = p->side, k = p->king[side];
 	const char *why = "would leave the king in check";
 	int facing = (v->rules & VC_R_BIKJANG) && !(m->flags & VC_MF_NULL) && vc_kings_face(p);
 	if (king_stays(p, m))
 		return "moves the king out of check, which only a capture of the checking piece may "
 		       "do in this variant";
-	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG)) ||
+	if ((m->flags & VC_MF_DROP) && v->types[m->piece].drop_no_mate && vc_pos_make(p, m) == 0) {
+		mate_nested = 1;
+		int mate = !vc_in_check(p, side) && vc_check_after(p, m) && !vc_has_legal_move(p);
+		mate_nested = 0;
+		vc_pos_unmake(p);
+		if (mate) {
+			static __thread char why_mate[80];
+			snprintf(why_mate, sizeof why_mate,
+				 "would checkmate by a drop of a %s, which the rules forbid",
+				 v->types[m->piece].name);
+			return why_mate;
+		}
+	}
+	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
+			  VC_R_DROP_NO_CHECK)) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
+	if ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK) && !vc_in_check(p, side) &&
+	    vc_in_check(p, side ^ 1))
+		why = "would give check, which no drop may do in this variant";
 	if (!vc_in_check(p, side) && ((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p))
 		why = facing ? "would keep the royal pieces facing each other, which only a pass may do"
 			     : "would leave the royal pieces facing each other on an open file";
@@ -847,9 +959,22 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
  * royal piece first (the usual way out of a check), into *out when not
  * NULL: 1, or 0 when there is none.  Forced capture asks for a capture
  * before every move it reads; has_legal_move after every check. */
+static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf);
 static int first_legal(struct vc_position *p, int captures, vc_move *out)
 {
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	/* one buffer a level: a drop's mate test (drop_mates) asks again,
+	 * one level deep */
+	static __thread vc_move bufs[2][VC_MAX_MOVES * 2];
+	static __thread int depth;
+	int d = depth > 0;
+	depth++;
+	int r = first_legal_in(p, captures, out, bufs[d]);
+	depth--;
+	return r;
+}
+
+static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf)
+{
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	if (v->has_end && vc_end_by_rule(p, NULL, NULL))

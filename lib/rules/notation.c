@@ -39,6 +39,17 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "%s%s%s%s", a, c, b, d);
 	}
 	vc_square_name(v, m->from, a);
+	if (m->flags & VC_MF_GATE) {
+		/* the gated piece's letter glued on, as Fairy-Stockfish writes it;
+		 * castling's gate on the partner's square as the partner's move
+		 * to the king's square (h1e1h) */
+		char g = (char)tolower((unsigned char)v->types[m->gate].symbol[0]);
+		if (m->flags & VC_MF_GATE_PARTNER)
+			vc_square_name(v, m->aux, a), vc_square_name(v, m->from, b);
+		else if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner)
+			vc_square_name(v, m->aux, b);
+		return snprintf(buf, n, "%s%s%c", a, b, g);
+	}
 	if ((m->flags & VC_MF_CASTLE) && v->coord_castle_partner) {
 		vc_square_name(v, m->aux, b); /* the king takes its partner */
 		return snprintf(buf, n, "%s%s", a, b);
@@ -53,6 +64,9 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		for (const char *s = v->types[m->promo - 1].symbol; *s && k < 7; s++)
 			promo[k++] = (char)tolower((unsigned char)*s);
 		promo[k] = 0;
+		/* a piece that becomes its own '+' form: "+", as UCI writes shogi */
+		if (v->types[m->promo - 1].demote_to == m->piece)
+			promo[1] = 0;
 	}
 	if (m->flags & VC_MF_XPROMO) {
 		/* the piece that trades places with the pawn, always named */
@@ -235,12 +249,39 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 	return 1;
 }
 
+/* Coordinates that end in '+' where pieces have '+' forms: a promotion to
+ * the mover's own, as UCI writes shogi's ("c4d5+"), not a check. */
+static void plus_coordinates(const struct vc_variant *v, const char *text, size_t len,
+			     struct vc_san *m)
+{
+	if (v->plus_types && m->from_sq >= 0 && m->piece < 0 && m->promo < 0 && m->check == 1 &&
+	    len > 1 && text[len - 1] == '+' && text[len - 2] != '+') {
+		m->check = 0;
+		m->plus_promo = 1;
+	}
+}
+
+static void san_clear(struct vc_san *m)
+{
+	memset(m, 0, sizeof *m);
+	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
+	m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
+}
+
+static int read_shogi(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m);
+
 int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
 		 const char **code, char *msg, size_t n)
 {
+	if (v->shogi_coords) { /* before the fast path, which would read "S3e-2d" as SAN */
+		san_clear(m);
+		if (read_shogi(v, text, len, m))
+			return 0;
+	}
 	if (san_fast(v, text, len, m)) { /* it set all but these */
-		m->castle = m->drop = m->wall = m->ep_mark = 0;
-		m->xsrc = m->from2 = m->to2 = -1;
+		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
+		m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
+		plus_coordinates(v, text, len, m);
 		return 0;
 	}
 	return vc_san_parse_general(v, text, len, m, code, msg, n);
@@ -527,14 +568,111 @@ static int bad_token(struct san_in *in, size_t len)
 	return in_fail(in, "move-syntax", "'%.*s' is not a move", tl, in->text);
 }
 
+/* Gating: "/H" after the move (Nf3/H), or "/He1" after castling, read into
+ * m and cut off the text.  0, or -1 when what follows '/' is no piece (and
+ * square). */
+static int read_gate(struct san_in *in, struct vc_san *m)
+{
+	const struct vc_variant *v = in->v;
+	char *sl = strrchr(in->b, '/');
+	if (!sl || sl == in->b)
+		return 0;
+	int run = 0, k, sq = -1;
+	while (isupper((unsigned char)sl[1 + run]))
+		run++;
+	for (k = run; k > 0 && vc_type_by_symbol(v, sl + 1, (size_t)k) < 0; k--)
+		;
+	const char *rest = sl + 1 + k;
+	int used = *rest ? read_square(v, rest, &sq) : 0;
+	if (k == 0 || k != run || (size_t)used != strlen(rest) || (*rest && sq < 0))
+		return in_fail(in, "move-syntax",
+			       "'%s': after '/' comes the piece that enters from the hand, and after "
+			       "castling its square (O-O/Hh1)",
+			       in->b);
+	m->gate = vc_type_by_symbol(v, sl + 1, (size_t)k);
+	m->gate_sq = sq;
+	*sl = 0;
+	in->len = (size_t)(sl - in->b);
+	return 0;
+}
+
+/* A square as shogi writes it at s: the file's number (counted from the
+ * right, 1 to 9), then the rank's letter from the top (a to i) or its
+ * number; 2 and the square into *sq, or 0. */
+static int shogi_square(const struct vc_variant *v, const char *s, int *sq)
+{
+	int f = s[0] - '0', r = -1;
+	if (f < 1 || f > v->files)
+		return 0;
+	if (s[1] >= 'a' && s[1] < 'a' + v->ranks)
+		r = v->ranks - 1 - (s[1] - 'a');
+	else if (s[1] >= '1' && s[1] < '1' + v->ranks)
+		r = v->ranks - (s[1] - '0');
+	if (r < 0)
+		return 0;
+	*sq = vc_sq(v->files, v->files - f, r);
+	return 2;
+}
+
+/* Shogi's Western notation (Hodges, Hosking, and Hodges with numbers):
+ * "P-7f", "Bx2b+", "P*5e", "G6i-5i", "+Bx3a", "S-5d=", "P76", "P'55",
+ * "G69-59": a piece ('+' and a letter for a promoted one), maybe its
+ * square, '-', 'x', '*' or "'" (a drop), the destination, then '+' for a
+ * promotion or '=' for one refused.  1 when text is such a move (read into
+ * m), 0 when it is not. */
+static int read_shogi(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m)
+{
+	char b[24];
+	const char *s = b;
+	int from = -1, to, k;
+	while (len > 0 && strchr("!?#", text[len - 1]))
+		len--; /* annotations; shogi writes no check mark */
+	if (len < 3 || len >= sizeof b)
+		return 0;
+	memcpy(b, text, len);
+	b[len] = 0;
+	int suffix = b[len - 1] == '+' || b[len - 1] == '=' ? b[len - 1] : 0;
+	if (suffix)
+		b[--len] = 0;
+	k = *s == '+';
+	while (isupper((unsigned char)s[k]))
+		k++;
+	int t = k > (*s == '+') ? vc_type_by_symbol(v, s, (size_t)k) : -1;
+	if (t < 0)
+		return 0;
+	s += k;
+	int sep = 0;
+	if (shogi_square(v, s, &to) && (s[2] == '-' || s[2] == 'x' || isdigit((unsigned char)s[2]))) {
+		from = to;
+		s += 2;
+	}
+	if (*s == '-' || *s == 'x' || *s == '*' || *s == '\'')
+		sep = *s++;
+	if (!shogi_square(v, s, &to) || s[2])
+		return 0;
+	/* a bare "P76" is Hosking's; letters after a digit need a separator */
+	if (!sep && isalpha((unsigned char)s[1]) && from < 0)
+		return 0;
+	if ((sep == '*' || sep == '\'') && (from >= 0 || suffix))
+		return 0;
+	m->piece = t;
+	m->exact_piece = 1;
+	m->to = to;
+	m->from_sq = from;
+	m->drop = sep == '*' || sep == '\'';
+	m->capture_mark = sep == 'x';
+	m->plus_promo = suffix == '+';
+	return 1;
+}
+
 int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t len,
 			 struct vc_san *m, const char **code, char *msg, size_t n)
 {
 	struct san_in in = { .v = v, .text = text, .len = len, .code = code, .msg = msg, .n = n };
 	char *b = in.b;
-	memset(m, 0, sizeof *m);
-	m->piece = m->to = m->from_file = m->from_rank = m->from_sq = m->promo = -1;
-	m->xsrc = m->from2 = m->to2 = -1;
+	san_clear(m);
+	if (v->shogi_coords && read_shogi(v, text, len, m))
+		return 0;
 	if (len == 0 || len >= sizeof in.b)
 		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
 			       text);
@@ -550,6 +688,8 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 	}
 	if (in.len == 0 || strspn(b, "+-=/") == in.len)
 		return bad_token(&in, len);
+	if ((v->rules & VC_R_GATING) && read_gate(&in, m))
+		return -1;
 	if (read_castle(b, m))
 		return 0;
 	int rc = read_two_move(&in, m);
@@ -566,9 +706,10 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 		m->piece = vc_type_by_symbol(v, b, (size_t)k);
 	char rest[80];
 	int rn = read_rest(&in, b + k, m, rest);
-	if (rn < 0)
+	if (rn < 0 || read_squares(&in, rest, rn, m))
 		return -1;
-	return read_squares(&in, rest, rn, m);
+	plus_coordinates(v, text, len, m);
+	return 0;
 }
 
 static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
@@ -594,7 +735,7 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	const struct vc_ptype *pt = &v->types[t];
 	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
 		return 0;
-	if (pt->promo_ranks && vc_bit_test(v->promo_zone[p->side][t], to))
+	if (vc_promo_zone_move(v, p->side, t, from, to))
 		return 0;
 	for (int a = 0; a < pt->natoms; a++) {
 		const struct vc_atom *at = &pt->atoms[a];
@@ -618,7 +759,7 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	m->from2 = m->to2 = m->aux = -1;
 	m->piece = (uint8_t)t;
 	m->promo = 0;
-	m->extra = m->pad = 0;
+	m->extra = m->gate = 0;
 	m->flags = occ ? VC_MF_CAPTURE : 0;
 	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[p->side][t], to)) {
 		m->promo = (uint8_t)(pt->auto_to + 1);
@@ -818,6 +959,53 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 /* the moves generated while resolving, one step at a time */
 static __thread vc_move rbuf[VC_MAX_MOVES * 4];
 
+/* Gating: the piece the move text says enters from the hand: the one after
+ * '/', or in coordinates the letter glued on (b1c3h, taken as a
+ * promotion when read); -1 none. */
+static int gate_written(const struct vc_variant *v, const struct vc_san *san)
+{
+	if (san->gate >= 0 || !(v->rules & VC_R_GATING))
+		return san->gate;
+	return san->promo;
+}
+
+/* Does move m fit what the text says of its gate (g: gate_written)? */
+static int gate_fits(const vc_move *m, const struct vc_san *san, int g)
+{
+	if (!(m->flags & VC_MF_GATE))
+		return san->gate < 0;
+	int gsq = (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from;
+	return m->gate == g && (san->gate_sq < 0 || san->gate_sq == gsq);
+}
+
+/* Gating: why no move fits the piece written after '/' (san->gate). */
+static int gate_why(struct vc_position *p, const struct vc_san *san, const char *text, int tl,
+		    const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, t = san->gate;
+	char w1[40], s1[8];
+	const char *area = v->nreserve ? v->reserve[0].name : "hand";
+	if (!p->res[side][0][t])
+		return fail(code, "move-illegal", msg, n, "'%.*s' gates a %s, and %s's %s holds none",
+			    tl, text, piece_word(v, t, w1, sizeof w1), side_name(side), area);
+	if (v->types[t].props & VC_P_PAWN)
+		return fail(code, "move-illegal", msg, n, "'%.*s': a %s never enters by gating", tl,
+			    text, piece_word(v, t, w1, sizeof w1));
+	int emptied = san->gate_sq == vc_castler(p, side);
+	for (int i = 0; i < v->ncastle; i++)
+		emptied |= san->gate_sq == p->castle[side][i];
+	if (san->castle && san->gate_sq >= 0 && p->board[san->gate_sq] && !emptied) {
+		vc_square_name(v, san->gate_sq, s1);
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s' gates onto %s, which the move does not empty", tl, text, s1);
+	}
+	return fail(code, "move-illegal", msg, n,
+		    "'%.*s' gates where no gating right is left: only a piece's first move from "
+		    "its square of the first rank may gate",
+		    tl, text);
+}
+
 /* Does the variant's setup give either side a right to castle long (lng)
  * or short?  (Antichess keeps orthodox chess's castling but starts without
  * a right.)  Unknown setup: yes. */
@@ -845,7 +1033,8 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		if (p->castle[side][i] >= 0 && (v->castle[i].long_side != 0) == lng)
 			rights = 1;
 	for (int i = 0; i < nm; i++)
-		if ((rbuf[i].flags & VC_MF_CASTLE) && (v->castle[rbuf[i].extra].long_side != 0) == lng) {
+		if ((rbuf[i].flags & VC_MF_CASTLE) && (v->castle[rbuf[i].extra].long_side != 0) == lng &&
+		    gate_fits(&rbuf[i], san, san->gate)) {
 			npseudo++;
 			if (vc_move_legal(p, &rbuf[i]) && nfound++ == 0)
 				first = i;
@@ -854,6 +1043,12 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		*out = rbuf[first];
 		return 0;
 	}
+	if (nfound > 1)
+		return fail(code, "move-ambiguous", msg, n,
+			    "'%.*s' is ambiguous: name the square the piece enters (O-O/Hh1 or O-O/He1)",
+			    tl, text);
+	if (san->gate >= 0 && rights)
+		return gate_why(p, san, text, tl, code, msg, n);
 	if (!rights && !setup_castles(v, lng))
 		return fail(code, "move-castle", msg, n,
 			    "%s cannot castle %s: the variant's setup gives no such right", side_name(side),
@@ -894,14 +1089,23 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 	if (p->board[san->to])
 		return fail(code, "move-drop", msg, n, "cannot drop on %s: it is occupied", s1);
 	int rr = vc_rel_rank(v, side, san->to);
-	if ((v->types[t].props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1))
-		return fail(code, "move-drop", msg, n, "%s may not be dropped on the %d%s rank",
+	if (!vc_drop_rank_ok(v, t, rr))
+		return fail(code, "move-drop", msg, n,
+			    "%s may not be dropped on the %d%s rank (counted from its side)",
 			    piece_word(v, t, w1, sizeof w1), rr,
 			    rr == 1 ? "st" : rr == 2 ? "nd" : rr == 3 ? "rd" : "th");
+	if (!vc_drop_region_ok(v, t, side, san->to))
+		return fail(code, "move-drop", msg, n, "%s may not be dropped on %s, outside its region '%s'",
+			    piece_word(v, t, w1, sizeof w1), s1,
+			    v->region_name[v->types[t].region - 1]);
+	if (vc_drop_file_taken(p, t, san->to))
+		return fail(code, "move-drop", msg, n,
+			    "%s may not be dropped on the %c-file: %s has one there already",
+			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
 	if (!vc_move_legal(p, &m))
-		return fail(code, "move-illegal", msg, n, "'%.*s' leaves the king in check", tl,
-			    text);
+		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
+			    vc_illegal_why(p, &m));
 	*out = m;
 	return 0;
 }
@@ -911,16 +1115,24 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
  * move is such a legal castling. */
 static int coord_castle(struct vc_position *p, const struct vc_san *san, vc_move *out)
 {
-	if (san->from_sq < 0 || san->from_sq != vc_castler(p, p->side) || san->promo >= 0 ||
+	int g = gate_written(p->v, san);
+	if (san->from_sq < 0 || (san->promo >= 0 && g < 0) ||
 	    (san->piece >= 0 && san->piece != p->v->castle_type))
 		return 0;
 	int nm = vc_gen_castling(p, rbuf);
-	for (int i = 0; i < nm; i++)
-		if ((rbuf[i].flags & VC_MF_CASTLE) && rbuf[i].from == san->from_sq &&
-		    (rbuf[i].to == san->to || rbuf[i].aux == san->to) && vc_move_legal(p, &rbuf[i])) {
-			*out = rbuf[i];
+	for (int i = 0; i < nm; i++) {
+		const vc_move *m = &rbuf[i];
+		/* a gate on the partner's square: the partner's move to the
+		 * king's square (h1e1h) */
+		int at = (m->flags & VC_MF_GATE_PARTNER)
+				 ? san->from_sq == m->aux && san->to == m->from
+				 : san->from_sq == m->from && (m->to == san->to || m->aux == san->to);
+		if ((m->flags & VC_MF_CASTLE) && at && gate_fits(m, san, g) && (g < 0) == !(m->flags & VC_MF_GATE) &&
+		    vc_move_legal(p, m)) {
+			*out = *m;
 			return 1;
 		}
+	}
 	return 0;
 }
 
@@ -939,7 +1151,7 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 	if (san->from_sq >= 0) {
 		cand[nc++] = (int16_t)san->from_sq;
 	} else {
-		uint64_t mask = 1ULL << t;
+		uint64_t mask = san->exact_piece ? 1ULL << t : v->san_group[t]; /* written alike */
 		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
 		if (ep) {
 			int16_t more[64];
@@ -960,7 +1172,8 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 			continue;
 		if (san->from_rank >= 0 && from / v->files != san->from_rank)
 			continue;
-		if (!p->board[from] || vc_code_type(p->board[from]) != t ||
+		uint64_t group = san->exact_piece ? 1ULL << t : v->san_group[t];
+		if (!p->board[from] || !(group >> vc_code_type(p->board[from]) & 1) ||
 		    vc_code_color(p->board[from]) != side)
 			continue;
 		cand[nk++] = (int16_t)from;
@@ -971,21 +1184,33 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 /* The generated moves of the candidates to the destination that fit what
  * was written of the promotion and its exchange source; returns their
  * count. */
-static int fitting_moves(struct vc_position *p, const struct vc_san *san, int t,
-			 const int16_t *cand, int nk, vc_move pseudo[64])
+static int fitting_moves(struct vc_position *p, const struct vc_san *san, const int16_t *cand,
+			 int nk, vc_move pseudo[64])
 {
-	const struct vc_ptype *pt = &p->v->types[t];
-	int npseudo = 0;
+	const struct vc_variant *v = p->v;
+	int npseudo = 0, g = gate_written(v, san);
 	for (int c = 0; c < nk; c++) {
+		const struct vc_ptype *pt = &v->types[vc_code_type(p->board[cand[c]])];
 		int nm = vc_gen_from(p, cand[c], rbuf);
 		for (int i = 0; i < nm; i++) {
 			const vc_move *m = &rbuf[i];
 			if (m->to != san->to)
 				continue;
-			if (m->flags & VC_MF_PROMO) {
+			if (m->flags & VC_MF_GATE) {
+				if (!gate_fits(m, san, g))
+					continue;
+			} else if (san->gate >= 0) {
+				continue;
+			} else if (san->plus_promo) {
+				if (!(m->flags & VC_MF_PROMO) ||
+				    v->types[m->promo - 1].demote_to != m->piece)
+					continue;
+			} else if (m->flags & VC_MF_PROMO) {
 				int auto_p = pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
 					     !(pt->promo_choices >> (m->promo - 1) & 1);
-				if (san->promo >= 0 ? m->promo != san->promo + 1 : !auto_p)
+				/* the promotion named, or one written alike (shogi's golds) */
+				if (san->promo >= 0 ? !(v->san_group[san->promo] >> (m->promo - 1) & 1)
+						    : !auto_p)
 					continue;
 				if ((m->flags & VC_MF_XPROMO) && san->xsrc != -1 && m->aux != san->xsrc)
 					continue;
@@ -1063,12 +1288,17 @@ static int promotion_why(const struct why *w)
 	int side = p->side, to = san->to, t = w->t;
 	char w1[40], w2[40];
 	int in_zone = v->types[t].promo_ranks && vc_bit_test(v->promo_zone[side][t], to);
+	for (int c = 0; c < w->nc && !in_zone; c++)
+		in_zone = vc_promo_zone_move(v, side, t, w->cand[c], to);
 	if ((v->rules & VC_R_XPROMO) && in_zone && (w->nc > 0 || san->promo >= 0))
 		return why_fail(w, "move-promotion",
 				san->promo >= 0 ? "no %s of %s's to promote to by exchange"
 						: "no piece to promote to by exchange%s%s",
 				san->promo >= 0 ? piece_word(v, san->promo, w1, sizeof w1) : "",
 				san->promo >= 0 ? side_name(side) : "");
+	if (san->plus_promo)
+		return why_fail(w, "move-promotion", "'%.*s': the %s cannot promote on this move",
+				w->tl, w->text, w->pw);
 	if (san->promo < 0 && !in_zone)
 		return 0;
 	/* maybe the piece can get there, but not with that promotion */
@@ -1100,6 +1330,8 @@ static int say_why_not(const struct why *w)
 	char s1[8], s2[8], w2[40];
 	if (promotion_why(w))
 		return -1;
+	if (san->gate >= 0)
+		return gate_why(p, san, w->text, w->tl, w->code, w->msg, w->n);
 	vc_square_name(v, san->to, s1);
 	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
 		return why_fail(w, "move-illegal", "no %s can reach %s: it holds a piece of %s's own",
@@ -1136,7 +1368,7 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
 {
 	struct vc_position *p = w->p;
 	vc_move pseudo[64], found[64];
-	int npseudo = fitting_moves(p, w->san, w->t, w->cand, w->nc, pseudo), nfound = 0;
+	int npseudo = fitting_moves(p, w->san, w->cand, w->nc, pseudo), nfound = 0;
 	if (npseudo == 1 && untested) {
 		*out = pseudo[0];
 		*untested = 1;
@@ -1197,8 +1429,10 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int nk = candidates(p, san, t, cand);
 	/* the one candidate reaches the square, unless its type's attacks are
 	 * walked (hops, long paths): then every piece of the type is one */
-	if (nk == 1 && untested && san->promo < 0 && san->from_sq < 0 &&
-	    !(v->walk_types >> t & 1) && direct_move(p, cand[0], san->to, t, out)) {
+	if (nk == 1 && untested && san->promo < 0 && !san->plus_promo && san->from_sq < 0 &&
+	    san->gate < 0 &&
+	    !(v->walk_types >> t & 1) &&
+	    direct_move(p, cand[0], san->to, vc_code_type(p->board[cand[0]]), out)) {
 		*untested = 1;
 		return 0;
 	}
@@ -1278,7 +1512,8 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		} else {
 			/* other pieces of this type that can legally go there too */
 			int16_t cand[64];
-			int nc = vc_reach_origins(p, side, 1ULL << t, m->to, p->board[m->to] != 0, cand, 64);
+			int nc = vc_reach_origins(p, side, v->san_group[t], m->to, p->board[m->to] != 0,
+						  cand, 64);
 			int same_file = 0, same_rank = 0, others = 0;
 			static __thread vc_move mb[VC_MAX_MOVES];
 			for (int c = 0; c < nc; c++) {
@@ -1313,7 +1548,7 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 		if (m->promo && (m->flags & VC_MF_PROMO) &&
 		    !(v->types[t].auto_to == m->promo - 1 &&
 		      !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
-			PUT("=%s", v->types[m->promo - 1].symbol);
+			PUT("=%s", vc_san_symbol(v, m->promo - 1));
 		if (m->flags & VC_MF_XPROMO) {
 			/* name the source when another of that kind could serve */
 			static __thread vc_move xm[VC_MAX_MOVES];
@@ -1330,6 +1565,14 @@ int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, c
 				} else
 					PUT("%s", m->aux == -2 ? "(air)" : "(prison)");
 			}
+		}
+	}
+	if (m->flags & VC_MF_GATE) {
+		/* the piece that enters from the hand; after castling, where */
+		PUT("/%s", vc_san_symbol(v, m->gate));
+		if (m->flags & VC_MF_CASTLE) {
+			vc_square_name(v, (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from, sq);
+			PUT("%s", sq);
 		}
 	}
 	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {

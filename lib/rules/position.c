@@ -132,8 +132,12 @@ uint64_t vc_pos_compute_hash(const struct vc_position *p)
 		for (int r = 0; r < v->nreserve; r++)
 			for (int t = 0; t < v->ntypes; t++)
 				h ^= v->zob_res[s][r][t] * p->res[s][r][t];
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		h ^= v->zob_checks[s] * p->checks[s];
+		for (int f = 0; f < v->files; f++)
+			if (p->gates[s] >> f & 1)
+				h ^= v->zob_gate[s][f];
+	}
 	return h;
 }
 
@@ -347,6 +351,8 @@ static inline void save_undo(struct vc_undo *u, const struct vc_position *p, con
 	u->nblast = 0;
 	u->checks[0] = p->checks[0];
 	u->checks[1] = p->checks[1];
+	u->gates[0] = p->gates[0];
+	u->gates[1] = p->gates[1];
 }
 
 /* A drop: a piece from the reserve area m->extra onto the board. */
@@ -440,7 +446,11 @@ static inline void take_victim(struct vc_position *p, struct vc_undo *u, int sid
 	p->halfmove = 0;
 	int ct = vc_code_type(u->captured);
 	if (v->rules & VC_R_CAPTURE_TO_HAND) {
-		if ((u->capflags & VC_SQF_PROMOTED) && v->pawn_type >= 0)
+		/* a promoted piece: as the pawn, its unpromoted kind, or kept */
+		if (v->captured_promoted == VC_HAND_UNPROMOTED && v->types[ct].demote_to >= 0)
+			ct = v->types[ct].demote_to;
+		else if (v->captured_promoted == VC_HAND_PAWN && (u->capflags & VC_SQF_PROMOTED) &&
+			 v->pawn_type >= 0)
 			ct = v->pawn_type;
 		res_add(p, u, side, 0, ct, 1);
 	} else if (v->rules & VC_R_PRISON) {
@@ -588,6 +598,46 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 		leave_ep_targets(p, from, to);
 }
 
+/* The square a gating move's piece enters: the one the mover left, or in
+ * castling the partner's when the move says so. */
+static inline int gate_square(const vc_move *m)
+{
+	return (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from;
+}
+
+/* Gating, after the move of side: the piece from the hand onto the square
+ * left, and the rights of the squares the move left or took on gone (a
+ * right belongs to the piece that has not yet moved from its square).  A
+ * side without a piece in hand has no right left, unless captures may
+ * fill the hand again. */
+static void make_gate(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side)
+{
+	const struct vc_variant *v = p->v;
+	if (m->flags & VC_MF_GATE) {
+		res_add(p, u, side, 0, m->gate, -1);
+		vc_pos_put(p, gate_square(m), vc_code(m->gate, side), 0);
+	}
+	int sqs[4] = { m->from, m->to, (m->flags & VC_MF_CASTLE) ? m->aux : -1, u->capsq };
+	for (int c = 0; c < 2; c++) {
+		uint32_t g = p->gates[c];
+		int row = c == VC_WHITE ? 0 : v->ranks - 1;
+		for (int k = 0; k < 4; k++)
+			if (sqs[k] >= 0 && sqs[k] / v->files == row)
+				g &= ~(1u << (sqs[k] % v->files));
+		if (g && !(v->rules & VC_R_CAPTURE_TO_HAND)) {
+			int any = 0;
+			for (int t = 0; t < v->ntypes && !any; t++)
+				any = p->res[c][0][t] != 0;
+			if (!any)
+				g = 0;
+		}
+		for (int f = 0; f < v->files; f++)
+			if ((g ^ p->gates[c]) >> f & 1)
+				p->hash ^= v->zob_gate[c][f];
+		p->gates[c] = g;
+	}
+}
+
 /* After the move of side: the castling rights' hash (the difference since
  * the undo record), the turn, the counters, and the mechanics that act
  * between plies. */
@@ -648,6 +698,8 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	} else {
 		make_ordinary(p, u, m, side, live);
 	}
+	if (v->rules & VC_R_GATING)
+		make_gate(p, u, m, side);
 	end_ply(p, u, side, live);
 	return 0;
 }
@@ -665,6 +717,10 @@ void vc_pos_unmake(struct vc_position *p)
 	int side = p->side;
 	if (side == VC_BLACK)
 		p->fullmove--;
+	if (m->flags & VC_MF_GATE)
+		vc_pos_remove(p, gate_square(m));
+	p->gates[0] = u->gates[0];
+	p->gates[1] = u->gates[1];
 	if (m->flags & VC_MF_NULL) {
 	} else if (m->flags & VC_MF_DROP) {
 		vc_pos_remove(p, m->to);

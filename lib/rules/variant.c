@@ -1121,6 +1121,9 @@ static int zobrist_keys(struct vc_variant *v)
 		v->zob_link[i] = splitmix(&seed);
 	v->zob_checks[0] = splitmix(&seed);
 	v->zob_checks[1] = splitmix(&seed);
+	for (int s = 0; s < 2; s++)
+		for (int f = 0; f < VC_MAXF; f++)
+			v->zob_gate[s][f] = splitmix(&seed);
 	return 0;
 }
 
@@ -1200,6 +1203,21 @@ static void summaries(struct vc_variant *v)
 		if (v->types[t].san[1] == 0 && c >= 'A' && c <= 'Z' &&
 		    vc_type_by_symbol(v, v->types[t].san, 1) == t)
 			v->letter_type[c - 'A'] = (int8_t)t;
+	}
+	/* SAN's groups of types written alike, the unpromoted kinds of the
+	 * pieces written '+X', and the types whose drops have rules */
+	v->drop_rule_types = v->plus_types = 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		v->san_group[t] = 0;
+		for (int u = 0; u < v->ntypes; u++)
+			if (!strcmp(vc_san_symbol(v, t), vc_san_symbol(v, u)))
+				v->san_group[t] |= 1ULL << u;
+		v->types[t].demote_to = pt->symbol[0] == '+' ? vc_variant_piece_find(v, pt->symbol + 1) : -1;
+		if (pt->drop_file_once || pt->drop_no_mate)
+			v->drop_rule_types |= 1ULL << t;
+		if (v->types[t].demote_to >= 0)
+			v->plus_types |= 1ULL << t;
 	}
 	v->any_file_alias = 0;
 	for (int f = 0; f < v->files; f++)

@@ -488,6 +488,7 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 	pt->promo_choices = 0;
 	pt->promo_mandatory = 0;
 	pt->promo_must_ranks = 0;
+	pt->promo_from_zone = 0;
 	drop_refs(l->choices, l->nchoices, t);
 	if (!is_map(l, val, "promotion"))
 		return;
@@ -496,7 +497,10 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 		yaml_node_t *k2 = node(l, p2->key), *v2 = node(l, p2->value);
 		if (key_is(k2, "ranks"))
 			get_ranks(l, v2, "ranks", &pt->promo_ranks);
-		else if (key_is(k2, "choices"))
+		else if (key_is(k2, "from-zone")) {
+			if (!get_bool(l, v2, "from-zone", &b))
+				pt->promo_from_zone = b;
+		} else if (key_is(k2, "choices"))
 			add_ref(l, l->choices, &l->nchoices, (int)VC_NELEM(l->choices), t, v2);
 		else if (key_is(k2, "mandatory")) {
 			pt->promo_must_ranks = 0;
@@ -533,7 +537,7 @@ static void read_promotes_to(struct ld *l, yaml_node_t *val, struct vc_ptype *pt
 	}
 }
 
-/* The keys of a piece for SAN, regions, hoppers and points: 1 when key is
+/* The keys of a piece for SAN, regions, drops, hoppers and points: 1 when key is
  * one of them (read), else 0. */
 static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char *key,
 			   yaml_node_t *val)
@@ -548,6 +552,16 @@ static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char 
 				}
 	} else if (!strcmp(key, "region")) {
 		pt->region = (uint8_t)region_ref(l, val, "region");
+	} else if (!strcmp(key, "drop-ranks")) {
+		get_ranks(l, val, "drop-ranks", &pt->drop_ranks);
+	} else if (!strcmp(key, "drop-one-per-file") || !strcmp(key, "drop-no-mate")) {
+		int b = 0;
+		if (!get_bool(l, val, key, &b)) {
+			if (!strcmp(key, "drop-no-mate"))
+				pt->drop_no_mate = (uint8_t)b;
+			else
+				pt->drop_file_once = (uint8_t)b;
+		}
 	} else if (!strcmp(key, "hop-immune")) {
 		drop_refs(l->immune, l->nimmune, t);
 		add_ref(l, l->immune, &l->nimmune, (int)VC_NELEM(l->immune), t, val);
@@ -603,15 +617,19 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 		} else if (!strcmp(key, "symbol")) {
 			if (!get_str(l, val, "symbol", pt->symbol, sizeof pt->symbol)) {
 				have_symbol = 1;
-				for (char *c = pt->symbol; *c; c++)
+				/* '+' and letters: a promoted piece, as shogi writes it */
+				const char *c0 = pt->symbol + (pt->symbol[0] == '+');
+				for (const char *c = c0; *c || c == c0; c++)
 					if (!isupper((unsigned char)*c)) {
-						err(l, val, "symbol '%s' must be 1 to 3 upper-case letters",
+						err(l, val,
+						    "symbol '%s' must be 1 to 3 upper-case letters, or '+' "
+						    "and 1 or 2",
 						    pt->symbol);
 						break;
 					}
 			}
 		} else if (read_piece_more(l, pt, t, key, val)) {
-			/* the keys of hoppers, regions, SAN and points */
+			/* the keys of hoppers, regions, drops, SAN and points */
 		} else if (!strcmp(key, "letter")) {
 			char s[4];
 			if (!get_str(l, val, "letter", s, sizeof s)) {
@@ -670,7 +688,7 @@ static void read_piece(struct ld *l, yaml_node_t *n, int change)
 	if (!have_symbol)
 		err(l, n, "a piece needs a 'symbol'");
 	if (have_symbol && !pt->letter)
-		pt->letter = pt->symbol[0];
+		pt->letter = pt->symbol[pt->symbol[0] == '+'];
 	if (!have_name && have_symbol) {
 		memcpy(pt->name, pt->symbol, sizeof pt->symbol);
 		for (char *c = pt->name; *c; c++)
@@ -858,6 +876,8 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "bikjang", VC_R_BIKJANG },
 			{ "pass", VC_R_PASS },
 			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
+			{ "gating", VC_R_GATING },
+			{ "drops-no-check", VC_R_DROP_NO_CHECK },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -889,6 +909,16 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			}
 		} else if (key && !strcmp(key, "explosion")) {
 			read_explosion(l, val);
+		} else if (key && !strcmp(key, "captured-promoted")) {
+			const char *s = scalar(val);
+			if (s && !strcmp(s, "pawn"))
+				v->captured_promoted = VC_HAND_PAWN;
+			else if (s && !strcmp(s, "unpromoted"))
+				v->captured_promoted = VC_HAND_UNPROMOTED;
+			else if (s && !strcmp(s, "kept"))
+				v->captured_promoted = VC_HAND_KEPT;
+			else
+				err(l, val, "'captured-promoted' must be pawn, unpromoted or kept");
 		} else if (key && !strcmp(key, "drop-pawn-forbidden-ranks")) {
 			uint32_t m;
 			if (!get_ranks(l, val, key, &m))
@@ -1001,6 +1031,13 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				err(l, val, "'drop-mark' must be \"@\" or \"*\"");
 			else
 				v->drop_mark = *s;
+		} else if (key_is(k, "shogi")) {
+			if (s && !strcmp(s, "no"))
+				v->shogi_coords = 0;
+			else if (s && !strcmp(s, "read"))
+				v->shogi_coords = 1;
+			else
+				err(l, val, "notation 'shogi' must be no or read");
 		} else if (key_is(k, "coordinates-castling")) {
 			if (s && !strcmp(s, "king"))
 				v->coord_castle_partner = 0;
@@ -1083,10 +1120,10 @@ static void check_two_square(struct ld *l)
 	if (v->castle_partners & two)
 		err(l, l->partners, "a two-square piece cannot be a castling partner");
 	if (v->rules & (VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_XPROMO |
-			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE))
+			VC_R_SWAP_HALVES | VC_R_SELF_CAPTURE | VC_R_GATING))
 		err_line(l, v->types[__builtin_ctzll(two)].line,
-			 "two-square pieces cannot be used with drops, reserves of captured pieces, "
-			 "promotion by exchange, self-capture or swapping halves");
+			 "two-square pieces cannot be used with drops, gating, reserves of captured "
+			 "pieces, promotion by exchange, self-capture or swapping halves");
 }
 
 /* ---- regions ---- */
@@ -1486,12 +1523,8 @@ static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *pieces[VC_
 			if (v->types[a].symbol[0] && !strcmp(v->types[a].symbol, v->types[b].symbol))
 				err_line(l, v->types[b].line, "symbol '%s' is used by two pieces",
 					 v->types[b].symbol);
-			for (int k = 0; k < 2; k++) {
-				const struct vc_ptype *x = &v->types[k ? b : a], *y = &v->types[k ? a : b];
-				if (x->san[0] && (!strcmp(x->san, y->symbol) || !strcmp(x->san, y->san)))
-					err_line(l, x->line, "san-symbol '%s' is another piece's symbol",
-						 x->san);
-			}
+			/* a san-symbol shared with other pieces writes them alike in
+			 * SAN: a move so written is any of them (shogi's golds) */
 			if (v->types[a].name[0] && !strcmp(v->types[a].name, v->types[b].name))
 				err_line(l, v->types[b].line, "name '%s' is used by two pieces",
 					 v->types[b].name);
@@ -1654,6 +1687,8 @@ static void read_kept(struct ld *l, yaml_node_t *root, yaml_node_t *kept[VC_MAXB
 	check_two_square(l);
 	if ((d = kept_doc(l, kept, KEEP_RESERVES)) >= 0)
 		read_reserves(l, kept[d][KEEP_RESERVES]);
+	if ((l->v->rules & VC_R_GATING) && !l->v->nreserve && (d = kept_doc(l, kept, KEEP_RULES)) >= 0)
+		err(l, kept[d][KEEP_RULES], "rule 'gating' needs a reserve area ('reserves: [hand]')");
 	if ((d = kept_doc(l, kept, KEEP_NOTATION)) >= 0)
 		read_notation(l, kept[d][KEEP_NOTATION]);
 	if ((d = kept_doc(l, kept, KEEP_END)) >= 0)

@@ -167,10 +167,18 @@ struct vc_ptype {
 	/* automatic promotion: the type it becomes on entering its zone */
 	int auto_to;
 	uint32_t auto_ranks; /* relative ranks */
-	int demote_to;       /* type a promoted piece of this type counts as when captured (-1) */
+	int demote_to;       /* a piece written '+' and another's symbol: that other type,
+				the kind it goes back to in hand (captured-promoted:
+				unpromoted); -1 */
+	int promo_from_zone; /* a move that starts in the zone may promote too (from-zone) */
 	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
 	uint64_t hop_immune; /* types its hops neither jump over nor capture */
 	int points;          /* its worth in tenths, for the end rule that counts points */
+	uint32_t drop_ranks; /* relative ranks (of the dropping side) where it may be
+				dropped (drop-ranks); 0: any */
+	uint8_t drop_file_once; /* not dropped on a file that holds one of its side's pieces
+				   of its type (drop-one-per-file: shogi's nifu) */
+	uint8_t drop_no_mate;   /* a drop of it may not checkmate (drop-no-mate: uchifuzume) */
 	int line;
 };
 
@@ -206,6 +214,14 @@ struct vc_castle_spec {
 #define VC_R_PASS 0x8000            /* a side may pass its turn */
 #define VC_R_KING_CHECK_CAPTURES 0x10000 /* a royal piece in check moves only to take
 					    its one checker (makpong) */
+#define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
+			       a piece leaves on its first move (seirawan) */
+#define VC_R_DROP_NO_CHECK 0x40000 /* no drop may give check (supply) */
+
+/* what a capture puts in hand for a promoted piece (captured-promoted) */
+#define VC_HAND_PAWN 0       /* a piece marked promoted ('~') goes as the pawn (crazyhouse) */
+#define VC_HAND_UNPROMOTED 1 /* a piece written '+X' goes as X (shogi) */
+#define VC_HAND_KEPT 2       /* every piece goes as it is (loop) */
 
 /* regions: named sets of squares (White's; Black's are mirrored rank for
  * rank) that pieces may be confined to and movements limited to */
@@ -300,6 +316,8 @@ struct vc_variant {
 	char region_name[VC_MAXREGION][24];
 	uint64_t region[VC_MAXREGION][2][VC_SQWORDS];
 	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
+	int captured_promoted;           /* VC_HAND_*: what a promoted piece taken becomes */
+	uint64_t drop_rule_types;        /* types with drop-one-per-file or drop-no-mate */
 
 	/* compiled movement */
 	int32_t *pathoff[2][VC_MAXT]; /* [nsq] offsets into paths */
@@ -335,6 +353,7 @@ struct vc_variant {
 	uint64_t zob_res[2][VC_MAXRES][VC_MAXT];
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	uint64_t zob_checks[2];   /* times the checks a side has given */
+	uint64_t zob_gate[2][VC_MAXF]; /* a side's gating right on a file of its first rank */
 	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
 	int test_all;             /* every move is tested (has_complex, or attacks the tries do
 				     not hold: hops, long paths; royal pieces that may not face) */
@@ -366,6 +385,10 @@ struct vc_variant {
 	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
 	int castle_files;   /* position strings name castling rights by their partners' files */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
+	uint64_t san_group[VC_MAXT]; /* the types SAN writes with type t's symbol (shogi's
+					promoted golds, all 'G'), t included */
+	int shogi_coords;       /* shogi's Western notation (P-7f) read besides SAN */
+	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
 };
 
@@ -389,6 +412,34 @@ static inline int vc_rel_rank(const struct vc_variant *v, int side, int sq)
 {
 	int r = sq / v->files;
 	return side == VC_WHITE ? r + 1 : v->ranks - r;
+}
+
+/* Does a move of type t from 'from' to 'to' reach or, where its promotion
+ * says so, leave its promotion zone? */
+static inline int vc_promo_zone_move(const struct vc_variant *v, int side, int t, int from, int to)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	return pt->promo_ranks && (vc_bit_test(v->promo_zone[side][t], to) ||
+				   (pt->promo_from_zone && from >= 0 &&
+				    vc_bit_test(v->promo_zone[side][t], from)));
+}
+
+/* May a piece of type t be dropped on relative rank rr (1-based) of the
+ * dropping side?  Its drop-ranks, and for pawns the variant's
+ * drop-pawn-forbidden-ranks. */
+static inline int vc_drop_rank_ok(const struct vc_variant *v, int t, int rr)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	if (pt->drop_ranks && !(pt->drop_ranks >> (rr - 1) & 1))
+		return 0;
+	return !((pt->props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1));
+}
+
+/* A piece confined to a region (its key region) is dropped only inside it. */
+static inline int vc_drop_region_ok(const struct vc_variant *v, int t, int side, int sq)
+{
+	int r = v->types[t].region;
+	return !r || vc_bit_test(v->region[r - 1][side], sq);
 }
 
 /* ---- positions ---- */
@@ -427,6 +478,7 @@ struct vc_undo {
 	int16_t blastsq[9];
 	uint8_t blastold[9][2];
 	uint8_t checks[2]; /* the checks given before the move */
+	uint32_t gates[2]; /* the gating rights before the move */
 };
 
 struct vc_position {
@@ -442,6 +494,9 @@ struct vc_position {
 	uint64_t hash;
 	uint8_t res[2][VC_MAXRES][VC_MAXT];
 	uint8_t checks[2]; /* checks given by each side (end rule 'checks') */
+	/* gating rights (rule gating): bit f, the square of file f on the
+	 * side's first rank, whose piece has not moved, may gate */
+	uint32_t gates[2];
 	/* piece lists */
 	int16_t plist[3][VC_MAXPL];
 	int16_t npl[3];
@@ -552,6 +607,9 @@ static inline int vc_partner(const struct vc_position *p, int sq)
  * its pseudo-legal moves to out and returns their count. */
 int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out);
 int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
+/* drop-one-per-file: does the side to move hold a piece of type t on the
+ * file of sq already (shogi's nifu)? */
+int vc_drop_file_taken(const struct vc_position *p, int t, int sq);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
 /* The end of the game by a rule of the variant's own (its "end" section
  * but mate and stalemate, which come from the moves): a VC_END_* rule, the
@@ -636,6 +694,11 @@ struct vc_san {
 	int wall;          /* two-square move: from_sq/from2 -> to/to2 */
 	int from2, to2;
 	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
+	int gate;          /* gating: the type written after '/' (Nf3/H), -1 none */
+	int gate_sq;       /* gating: the square written after it (O-O/Hh1), -1 none */
+	int plus_promo;    /* promotes to its own '+' form: UCI's "c4d5+", shogi's "Bx2b+" */
+	int exact_piece;   /* the piece is that type alone, not its SAN group (shogi's
+			      notation writes a tokin +P, not G) */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */

@@ -11,25 +11,15 @@
 // is written (a move the same side could make two plies before, onto a
 // square that now holds one of its own pieces), each game's first line a
 // comment "{broken at ply N}".  A game where no such move is found is left
-// out of the broken file.
-delete globalThis.fetch; // ffish would try to fetch its WebAssembly
-import { createRequire } from 'node:module';
+// out of the broken file.  In a variant with gating (some first move of
+// the start is written with '/', as Nf3/H), the move put in is instead a
+// legal move made to gate a piece of the hand where it may not: from a
+// square whose piece has moved, or a piece the hand does not hold.
 import { writeFileSync } from 'node:fs';
-const require = createRequire(import.meta.url);
-const ffish = require('ffish');
-await new Promise((done) => {
-	if (ffish.calledRun && ffish.Board) done();
-	else ffish.onRuntimeInitialized = done;
-});
+import { ffish, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
-let seed = BigInt(seedArg) || 1n;
-function rnd(n) {
-	seed ^= (seed << 13n) & 0xffffffffffffffffn;
-	seed ^= seed >> 7n;
-	seed ^= (seed << 17n) & 0xffffffffffffffffn;
-	return Number(seed % BigInt(n));
-}
+const rnd = seeded(seedArg);
 
 // The colour of the piece on a square ("e4", "j10") of a FEN: 'w', 'b' or ''.
 function colourAt(fen, sq) {
@@ -55,8 +45,38 @@ function colourAt(fen, sq) {
 	return '';
 }
 
+// The pieces of the side to move's hand in a FEN ("[EHeh]"), but pawns.
+function handOf(fen) {
+	const m = fen.match(/\[([^\]]*)\]/);
+	const white = fen.split(' ')[1] === 'w';
+	return m ? [...m[1]].filter((c) => (c === c.toUpperCase()) === white && !/[pP]/.test(c)) : [];
+}
+
+// Gating: a legal move of ply k written with a gate it may not make.
+function gateTry(variant, fen, legal, k) {
+	const hand = handOf(fen);
+	const b = new ffish.Board(variant, fen);
+	let found = null;
+	for (const u of legal) {
+		if (!/^[a-z]\d+[a-z]\d+$/.test(u))
+			continue;
+		const san = b.sanMove(u);
+		if (san.startsWith('O-') || !/^[A-Z]/.test(san))
+			continue;
+		const letters = hand.length ? hand : ['H'];
+		const x = letters[rnd(letters.length)];
+		if (legal.includes(u + x.toLowerCase()))
+			continue;
+		found = [k, san.replace(/[+#]$/, '') + '/' + x.toUpperCase() + (san.match(/[+#]$/) || [''])[0]];
+		break;
+	}
+	b.delete();
+	return found;
+}
+
 function game(variant, g) {
 	const b = new ffish.Board(variant);
+	const gating = b.legalMoves().split(' ').some((m) => m && b.sanMove(m).includes('/'));
 	const sans = [], ucis = [], fens = [];
 	let result = '*';
 	for (let ply = 0; ply < Number(nplies); ply++) {
@@ -81,7 +101,12 @@ function game(variant, g) {
 		list.map((s, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + s + '\n').join('');
 	const good = tags(result) + moves(sans) + result + '\n\n';
 	const tries = [];
-	for (let k = 2; k < sans.length; k++) {
+	for (let k = 2; gating && k < sans.length; k++) {
+		const t = gateTry(variant, fens[k], ucis[k], k);
+		if (t)
+			tries.push(t);
+	}
+	for (let k = 2; !tries.length && k < sans.length; k++) {
 		const side = fens[k].split(' ')[1];
 		for (const u of ucis[k - 2]) {
 			const to = u.match(/^[a-z]\d+([a-z]\d+)/);

@@ -15,8 +15,21 @@
 # Variants whose every count at depth 3 is too many for a test (clobber10)
 # are counted to depth 2.
 #
-# The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) are also
-# counted from their start at depths 1 to 3, each against the engine.
+# The variants of Fairy-Stockfish's own (xiangqi, janggi, ...) and those
+# with hands or gating are also counted from their start at depths 1 to 3,
+# each against the engine; in those with hands or gating the engine also
+# replays the random game's coordinates, and every position string it
+# prints must be vchess's.
+#
+# A third column "dropmate" marks the variants where the engine departs
+# from the rules: Fairy-Stockfish 11.1 lets a pawn drop checkmate in
+# minishogi and the variants it builds on it (uchifuzume forbids it), so
+# their positions are counted with a twin, the variant with that drop
+# allowed (base: VARIANT, the pawn's drop-no-mate off), which must equal the
+# engine exactly; and then the positions counted (FULL=1: every position of
+# the random games), and for minishogi one built to have such a drop, must
+# differ from the twin's by exactly the pawn drops that mate, each refused
+# by vchess-validate with the rule's words.
 #
 # Position strings too (fsf-fen-*): the engine reads each position that
 # vchess wrote and writes it back with its `d` command, and its start
@@ -35,6 +48,11 @@ fi
 table="
 chess chess
 crazyhouse crazyhouse
+chessgi chessgi
+capahouse capahouse
+pocketknight pocketknight
+seirawan seirawan
+shouse shouse
 chess960 fischerandom
 antichess antichess
 giveaway giveaway
@@ -86,26 +104,65 @@ shako shako
 xiangqi xiangqi
 minixiangqi minixiangqi
 manchu manchu
+supply supply
 janggi janggi
 janggicasual janggicasual
 janggimodern janggimodern
 janggitraditional janggitraditional
+minishogi minishogi dropmate
+shogi shogi
+euroshogi euroshogi dropmate
+gorogoro gorogoro dropmate
+judkins judkins dropmate
+loop loop
 "
 # the variants whose position strings are not the engine's (fsf-fen-*):
 # chess960 writes castling rights as lichess does (KQkq, X-FEN), where the
 # engine's fischerandom writes Shredder-FEN (HAha)
 fen_skip="chess960"
 # the variants whose start is also counted, depths 1 to 3
-starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako"
+starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako minishogi shogi euroshogi gorogoro judkins
+capahouse pocketknight seirawan shouse chessgi supply"
+starts=$(echo $starts)
+# the variants whose random game is also played in the engine from its
+# coordinates, every position string the engine prints equal to vchess's
+# (hands, promoted pieces, gating rights)
+fens="crazyhouse chessgi capahouse pocketknight seirawan shouse"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
-	printf '%s\n' "$table" | while read -r v e; do
+	printf '%s\n' "$table" | while read -r v e _; do
 		[ -n "$v" ] && echo "skip fsf-$v # fairy-stockfish is not installed"
 	done
 	exit 0
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# same_fens VCHESS-VARIANT ENGINE-VARIANT PGN: the first game of PGN played
+# in the engine from its coordinates, a position string after every ply,
+# compared with vchess's own; prints a line of TAP
+same_fens() {
+	vchess-convert -t fen --plies "$3" 2>/dev/null | awk 'BEGIN { RS = "" } NR == 1' >"$tmp/$1.vfen"
+	vchess-convert --no-tags --no-comments --moves=uci "$3" 2>/dev/null |
+		awk 'BEGIN { RS = "" } NR == 1 { gsub(/[0-9]+\./, ""); gsub(/\*|1-0|0-1|1\/2-1\/2/, ""); print }' |
+		tr -s ' \n' '\n\n' | grep . >"$tmp/$1.uci"
+	{
+		printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\nd\n' "$2"
+		moves=""
+		while read -r m; do
+			moves="$moves $m"
+			printf 'position startpos moves%s\nd\n' "$moves"
+		done <"$tmp/$1.uci"
+		printf 'quit\n'
+	} | fairy-stockfish 2>/dev/null | sed -n 's/^Fen: //p' >"$tmp/$1.efen"
+	n=$(grep -c . "$tmp/$1.efen")
+	if [ "$n" -gt 1 ] && head -n "$n" "$tmp/$1.vfen" | cmp -s - "$tmp/$1.efen"; then
+		echo "ok fsf-$1-fen: $n position strings of a game equal fairy-stockfish's ($2)"
+	else
+		echo "not ok fsf-$1-fen: position strings differ from fairy-stockfish's ($2)"
+		head -n "$n" "$tmp/$1.vfen" | diff - "$tmp/$1.efen" | head -4 | sed 's/^/    /'
+	fi
+}
 
 # engine_suite FILE-OF-FENS ENGINE-VARIANT DEPTH: a perft suite, each
 # position with the engine's counts at depths 1 to DEPTH
@@ -157,8 +214,14 @@ fen_check() {
 	fi
 }
 
-printf '%s\n' "$table" | while read -r v e; do
+printf '%s\n' "$table" | while read -r v e twin; do
 	[ -n "$v" ] || continue
+	as=$v
+	if [ "${twin:-}" = dropmate ]; then
+		as=$tmp/$v-dropmate.yaml
+		printf 'name: %s-dropmate\nbase: %s\npieces:\n  - {name: pawn, drop-no-mate: false}\n' \
+			"$v" "$v" >"$as"
+	fi
 	case " $starts " in
 	*" $v "*)
 		printf 'startpos\n' >"$tmp/$v.start"
@@ -168,7 +231,7 @@ printf '%s\n' "$table" | while read -r v e; do
 				printf 'uci\nsetoption name UCI_Variant value %s\n' "$e"
 				printf 'position startpos\ngo perft %s\nquit\n' "$d"
 			} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p')
-			got=$(vchess-perft --variant "$v" "$d" 2>&1)
+			got=$(vchess-perft --variant "$as" "$d" 2>&1)
 			[ "$got" = "$want" ] || bad="$bad depth $d: vchess $got, fairy-stockfish $want;"
 		done
 		if [ -z "$bad" ]; then
@@ -182,8 +245,11 @@ printf '%s\n' "$table" | while read -r v e; do
 	case $v in clobber10) d=$((depth - 1)) ;; esac
 	"$B/tests/t_genval" --variant "$v" --games "$games" --plies 160 --seed 7 --write san \
 		>"$tmp/$v.pgn" 2>/dev/null
-	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null |
-		awk -v k="$every" 'NF && (NR % k == 1)' >"$tmp/$v.fens"
+	case " $fens " in
+	*" $v "*) same_fens "$v" "$e" "$tmp/$v.pgn" ;;
+	esac
+	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null | awk NF >"$tmp/$v.all"
+	awk -v k="$every" 'NR % k == 1' "$tmp/$v.all" >"$tmp/$v.fens"
 	n=$(grep -c . "$tmp/$v.fens")
 	if [ "$n" -lt 2 ]; then
 		echo "not ok fsf-$v: no positions came out of the random games"
@@ -195,10 +261,59 @@ printf '%s\n' "$table" | while read -r v e; do
 		echo "not ok fsf-$v: fairy-stockfish ($e) did not count every position"
 		continue
 	fi
-	if vchess-perft --variant "$v" --suite "$tmp/$v.perft" >"$tmp/$v.out" 2>&1; then
+	if vchess-perft --variant "$as" --suite "$tmp/$v.perft" >"$tmp/$v.out" 2>&1; then
 		echo "ok fsf-$v: $n positions agree with fairy-stockfish ($e) at depths 1 to $d"
 	else
 		echo "not ok fsf-$v: positions differ from fairy-stockfish ($e) at depths 1 to $d"
 		grep -v '^ok ' "$tmp/$v.out" | head -8 | sed 's/^/    /'
+	fi
+done
+
+# each variant against its twin that allows pawn-drop mates: the moves
+# only the twin has, in every position of the random games, are pawn drops
+# that mate, which vchess-validate refuses by the rule
+dropmate() {
+	local v=$1 fen=$2 twin=$tmp/$1-dropmate.yaml m
+	vchess-perft --variant "$v" --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.a"
+	vchess-perft --variant "$twin" --fen "$fen" --divide 1 | sed -n 's/: 1$//p' | sort >"$tmp/dm.b"
+	if [ -n "$(comm -23 "$tmp/dm.a" "$tmp/dm.b")" ]; then
+		echo "a move of $v's that the twin lacks in $fen"
+		return
+	fi
+	for m in $(comm -13 "$tmp/dm.a" "$tmp/dm.b"); do
+		printf '[Variant "%s"]\n[SetUp "1"]\n[FEN "%s"]\n\n1. %s *\n' "$v" "$fen" "$m" >"$tmp/dm.pgn"
+		case $m in
+		P@*) ;;
+		*) echo "$m is no pawn drop, in $fen" && continue ;;
+		esac
+		if ! vchess-validate --force-variant "$twin" "$tmp/dm.pgn" >/dev/null 2>&1; then
+			echo "$m does not validate with drop mates allowed, in $fen"
+		elif ! vchess-validate "$tmp/dm.pgn" 2>&1 |
+			grep -q "would checkmate by a drop of a pawn, which the rules forbid"; then
+			echo "$m is not refused as a pawn-drop mate, in $fen"
+		else
+			echo "ok-drop"
+		fi
+	done
+}
+printf '%s\n' "$table" | while read -r v e twin; do
+	[ "${twin:-}" = dropmate ] && [ -f "$tmp/$v.all" ] || continue
+	built=""
+	# minishogi: P@e4 mates, the silver keeping d5, the gold d4 and e4
+	[ "$v" = minishogi ] && built="4k/2S2/3G1/5/K4[P] w - - 0 1"
+	# the sampled positions (FULL=1: every position of the games)
+	pos=$tmp/$v.fens
+	[ "${FULL:-0}" = 1 ] && pos=$tmp/$v.all
+	{ [ -n "$built" ] && printf '%s\n' "$built"; cat "$pos"; } >"$tmp/dm.fens"
+	: >"$tmp/dm.log"
+	while IFS= read -r fen; do dropmate "$v" "$fen" >>"$tmp/dm.log"; done <"$tmp/dm.fens"
+	n=$(grep -c . "$tmp/dm.fens") drops=$(grep -c '^ok-drop$' "$tmp/dm.log")
+	first=1
+	[ -n "$built" ] && first=$(dropmate "$v" "$built" | grep -c '^ok-drop$')
+	if grep -qv '^ok-drop$' "$tmp/dm.log" || [ "$first" -ne 1 ]; then
+		echo "not ok fsf-$v-dropmate: $v and the engine's counts differ otherwise than by pawn-drop mates"
+		grep -v '^ok-drop$' "$tmp/dm.log" | head -n 4 | sed 's/^/    /'
+	else
+		echo "ok fsf-$v-dropmate: in $n positions $v has exactly the engine's moves less $drops pawn-drop mates, each refused by the rule"
 	fi
 done

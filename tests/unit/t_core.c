@@ -470,6 +470,98 @@ VT_TEST(captures_own)
 	vc_ctx_free(ctx);
 }
 
+/* the legal moves of the position fen in variant v whose coordinates are
+ * want (each once), and the SAN of the first into san */
+static int has_move(struct vc_variant *v, const char *fen, const char *want, char *san, size_t n)
+{
+	struct vc_position *p = vc_position_new(v);
+	static vc_move ms[VC_MAX_MOVES];
+	char c[32];
+	int found = 0;
+	if (vc_position_set_fen(p, NULL, fen) != VC_OK) {
+		vc_position_free(p);
+		return -1;
+	}
+	int nm = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+	for (int i = 0; i < nm; i++) {
+		vc_move_coord(v, &ms[i], c, sizeof c);
+		if (!strcmp(c, want) && found++ == 0 && san)
+			vc_move_san(p, &ms[i], 0, san, n);
+	}
+	vc_position_free(p);
+	return found;
+}
+
+VT_TEST(gating)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "seirawan");
+	VT_CHECK(v != NULL);
+	if (!v) {
+		vc_ctx_free(ctx);
+		return;
+	}
+	struct vc_position *p = vc_position_new(v);
+	char san[64], fen[256];
+	/* castling gates on the king's square or the rook's, written as
+	 * Fairy-Stockfish writes them */
+	const char *castle = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQkq - 0 1";
+	VT_EQ_INT(has_move(v, castle, "e1g1h", san, sizeof san), 1);
+	VT_EQ_STR(san, "O-O/He1");
+	VT_EQ_INT(has_move(v, castle, "h1e1e", san, sizeof san), 1);
+	VT_EQ_STR(san, "O-O/Eh1");
+	VT_EQ_INT(has_move(v, castle, "a1e1h", san, sizeof san), 1);
+	VT_EQ_STR(san, "O-O-O/Ha1");
+	/* no right without its letter, and none once the piece has moved */
+	VT_EQ_INT(has_move(v, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w K - 0 1", "a1b1h",
+			   NULL, 0), 0);
+	VT_EQ_INT(has_move(v, castle, "a1b1h", san, sizeof san), 1);
+	VT_EQ_STR(san, "Rb1/H");
+	/* file letters are gates, not castling rights; the king's square with
+	 * them gives castling back, as Fairy-Stockfish reads it */
+	VT_EQ_INT(has_move(v, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w AH - 0 1", "e1g1",
+			   NULL, 0), 0);
+	VT_EQ_INT(has_move(v, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w AEH - 0 1", "e1g1",
+			   NULL, 0), 1);
+	vc_position_set_fen(p, NULL, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w AEH - 0 1");
+	vc_position_fen(p, fen, sizeof fen);
+	VT_EQ_STR(fen, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[EHeh] w KQAEH - 0 1");
+	/* a side with an empty hand has no rights; a right needs its piece */
+	vc_position_set_fen(p, NULL, "r3kb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[eh] w KQkqbf - 0 1");
+	vc_position_fen(p, fen, sizeof fen);
+	VT_EQ_STR(fen, "r3kb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[eh] w KQkqaefh - 0 1");
+	/* the piece that enters does not shield the king: the pinned knight
+	 * may not move, gating or not */
+	VT_EQ_INT(has_move(v, "4k3/8/8/8/8/8/8/qN2K3[H] w B - 0 1", "b1c3h", NULL, 0), 0);
+	VT_EQ_INT(has_move(v, "4k3/8/8/8/8/8/8/1N2K3[H] w B - 0 1", "b1c3h", san, sizeof san), 1);
+	VT_EQ_STR(san, "Nc3/H");
+	/* the hand and the rights after a gate; unmake gives them back */
+	vc_position_set_fen(p, NULL, v->start_fen);
+	uint64_t h0 = vc_position_hash(p);
+	vc_move ms[VC_MAX_MOVES];
+	int nm = vc_position_legal_moves(p, ms, VC_MAX_MOVES), k = -1;
+	for (int i = 0; i < nm; i++) {
+		vc_move_coord(v, &ms[i], san, sizeof san);
+		if (!strcmp(san, "g1f3e"))
+			k = i;
+	}
+	VT_CHECK(k >= 0);
+	if (k >= 0) {
+		vc_position_make(p, &ms[k]);
+		vc_position_fen(p, fen, sizeof fen);
+		VT_EQ_STR(fen, "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBER[Heh] b "
+			       "KQABCDEFHkqabcdefgh - 1 1");
+		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+		vc_position_unmake(p);
+		VT_CHECK(vc_position_hash(p) == h0);
+		vc_position_fen(p, fen, sizeof fen);
+		VT_EQ_STR(fen, v->start_fen);
+	}
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_TEST(diagram_errors)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
@@ -487,6 +579,54 @@ VT_TEST(diagram_errors)
 	vc_ctx_free(ctx);
 }
 
+VT_TEST(drop_ranks)
+{
+	/* a knight that may be dropped on its side's first two ranks only,
+	 * each side's counted from itself; pawns keep crazyhouse's rule */
+	static const char y[] = "name: low-knights\nbase: crazyhouse\npieces:\n"
+				"  - {name: knight, drop-ranks: [1, 2]}\n";
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "low-knights.yaml", y, strlen(y));
+	VT_CHECK(v != NULL);
+	if (!v) {
+		vc_ctx_free(ctx);
+		return;
+	}
+	const char *w = "4k3/8/8/8/8/8/8/4K3[NP] w - - 0 1";
+	const char *b = "4k3/8/8/8/8/8/8/4K3[np] b - - 0 1";
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	int sides[2][2] = { { 0 } }; /* [side][knight, pawn] drops */
+	for (int s = 0; s < 2; s++) {
+		vc_position_set_fen(p, NULL, s ? b : w);
+		int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+		for (int i = 0; i < n; i++) {
+			if (!(ms[i].flags & VC_MF_DROP))
+				continue;
+			int knight = ms[i].piece != v->pawn_type;
+			sides[s][knight ? 0 : 1]++;
+			if (knight)
+				VT_CHECK(vc_rel_rank(v, s, ms[i].to) <= 2);
+		}
+	}
+	/* 16 squares less the king's own; pawns: ranks 2 to 7 */
+	VT_EQ_INT(sides[0][0], 15);
+	VT_EQ_INT(sides[1][0], 15);
+	VT_EQ_INT(sides[0][1], 48);
+	VT_EQ_INT(sides[1][1], 48);
+	char c[16];
+	VT_EQ_STR(read_move(v, w, "N@e4", c),
+		  "knight may not be dropped on the 4th rank (counted from its side)");
+	VT_EQ_STR(read_move(v, b, "N@e2", c),
+		  "knight may not be dropped on the 7th rank (counted from its side)");
+	VT_EQ_STR(read_move(v, b, "N@e7", c), "");
+	VT_EQ_STR(c, "N@e7");
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
-	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(diagram_errors))
+	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
+	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks))

@@ -121,11 +121,11 @@ static void put_text(struct played *g, enum form f, const char *s)
  * went through (each read back in every form), per mechanic, so that the
  * test can say each variant's mechanics were exercised. */
 enum { M_CAPTURE, M_PROMO, M_DROP, M_CASTLE, M_EP, M_WALL, M_XPROMO, M_SELF, M_SWAP, M_CHECK,
-       M_NMECH };
+       M_GATE, M_NMECH };
 static const char *const mech_name[M_NMECH] = { "capture", "promotion", "drop", "castling",
 						"en passant", "two-square move",
 						"promotion by exchange", "self-capture", "swap",
-						"check" };
+						"check", "gating" };
 
 struct ctx {
 	const struct vc_variant *v;
@@ -188,6 +188,7 @@ static void note_mechanics(struct ctx *c, const vc_move *m)
 	c->met[M_WALL] += (m->flags & VC_MF_WALL) != 0;
 	c->met[M_XPROMO] += (m->flags & VC_MF_XPROMO) != 0;
 	c->met[M_SELF] += (m->flags & VC_MF_SELF) != 0;
+	c->met[M_GATE] += (m->flags & VC_MF_GATE) != 0;
 }
 
 /* Plays one random game from the start, checking every ply; fills g. */
@@ -405,7 +406,15 @@ static unsigned mechanics_of(const struct vc_variant *v, struct vc_position *p)
 		if (v->types[t].props & VC_P_TWOSQUARE && !(v->types[t].props & VC_P_IMMOBILE))
 			need |= 1u << M_WALL;
 	}
-	if (v->rules & VC_R_DROPS)
+	/* drops, where a hand can hold something: captures fill it, or the
+	 * start gives one (supply on one board has neither) */
+	vc_position_start(p);
+	int in_hand = 0;
+	for (int s = 0; s < 2 && v->nreserve; s++)
+		for (int t = 0; t < v->ntypes; t++)
+			in_hand |= p->res[s][0][t] != 0;
+	if ((v->rules & VC_R_DROPS) &&
+	    (in_hand || (v->rules & (VC_R_CAPTURE_TO_HAND | VC_R_PRISON | VC_R_SELF_CAPTURE))))
 		need |= 1u << M_DROP;
 	if (v->rules & VC_R_EP)
 		need |= 1u << M_EP;
@@ -415,6 +424,8 @@ static unsigned mechanics_of(const struct vc_variant *v, struct vc_position *p)
 		need |= 1u << M_SELF;
 	if (v->rules & VC_R_SWAP_HALVES)
 		need |= 1u << M_SWAP;
+	if (v->rules & VC_R_GATING)
+		need |= 1u << M_GATE;
 	vc_position_start(p); /* castling where the start position has a right */
 	for (int k = 0; k < v->ncastle; k++)
 		if (p->castle[VC_WHITE][k] >= 0 || p->castle[VC_BLACK][k] >= 0)

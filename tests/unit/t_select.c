@@ -109,6 +109,11 @@ static void game_free(struct game *g)
 
 /* ---- the brute force ---- */
 
+static int is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* The board of a position string, each square "<X>" (X the symbol, upper
  * case for White and neutral pieces, nothing when empty; a two-square
  * piece's other square "<=>"), ranks joined by '/'; the reserves dropped. */
@@ -125,6 +130,9 @@ static void squares_of(const char *fen, char *out, size_t n)
 			out[k++] = '/';
 		} else if (*s == '=') {
 			k += (size_t)snprintf(out + k, n - k, "<=>");
+		} else if (*s == '+' && is_letter(s[1])) { /* a promoted piece, "+p" */
+			k += (size_t)snprintf(out + k, n - k, "<+%c>", s[1]);
+			s++;
 		} else if (*s == '(') {
 			size_t l = strcspn(s + 1, ")");
 			k += (size_t)snprintf(out + k, n - k, "<%.*s>", (int)l, s + 1);
@@ -154,6 +162,9 @@ static void regex_of(const char *pat, char *out, size_t n)
 			k += (size_t)snprintf(out + k, n - k, "(<[^>/]*>)*");
 		} else if (*s == '/') {
 			out[k++] = '/';
+		} else if (*s == '+' && is_letter(s[1])) {
+			k += (size_t)snprintf(out + k, n - k, "<\\+%c>", s[1]);
+			s++;
 		} else if (*s == '(') {
 			size_t l = strcspn(s + 1, ")");
 			k += (size_t)snprintf(out + k, n - k, "<%.*s>", (int)l, s + 1);
@@ -163,11 +174,6 @@ static void regex_of(const char *pat, char *out, size_t n)
 		}
 	}
 	snprintf(out + k, n - k, "$");
-}
-
-static int is_letter(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* Does the position string fen match the pattern (its side too, if it
@@ -205,6 +211,9 @@ static void material_of(const char *fen, struct mat *m)
 			s += l - 1;
 		} else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
 			snprintf(sym, sizeof sym, "%c", *s);
+		} else if (*s == '+' && s[1] && s[1] != '/') { /* shogi's promoted pieces */
+			snprintf(sym, sizeof sym, "+%c", s[1]);
+			s++;
 		} else {
 			continue;
 		}
@@ -340,7 +349,7 @@ static void mutate(const char *fen, char *out, size_t n, int side)
 		const char *e = s;
 		if (*e == '*')
 			e++;
-		e += *e == '(' ? strcspn(e, ")") + 1 : 1;
+		e += *e == '(' ? strcspn(e, ")") + 1 : *e == '+' ? 2 : 1;
 		while (*e && strchr("><|\\~!", *e))
 			e++;
 		if (*s != '=' && rnd() % 4 == 0)

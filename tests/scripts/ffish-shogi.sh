@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# vchess reads the shogi family as ffish writes it: random legal games
+# (tests/node/ffish-shogi.mjs) in the engine's SAN and in shogi's Western
+# notation (Hodges: P-7f, Bx2b+, P*5e) must validate, ffish's results
+# included; and the same games cut by a pawn drop that breaks a drop rule
+# (a second pawn on a file, a pawn on the last rank, a pawn drop that
+# mates) must be caught at that ply, first, with a message naming the rule.
+#
+#   FULL=1 plays five times as many games.
+# Needs node and tests/node/node_modules (npm ci in tests/node); skipped
+# with the reason when either is missing.
+set -u
+node_dir=tests/node
+games=2 plies=80
+if [ "${FULL:-0}" = 1 ]; then
+	games=10
+fi
+variants="minishogi shogi euroshogi gorogoro judkins"
+names() { for v in $variants; do for n in san hodges; do echo "$v-$n"; done; done; }
+if ! command -v node >/dev/null 2>&1; then
+	for t in $(names); do echo "skip ffish-$t # node is not installed"; done
+	exit 0
+fi
+if [ ! -d "$node_dir/node_modules/ffish" ]; then
+	for t in $(names); do echo "skip ffish-$t # no $node_dir/node_modules: npm ci in $node_dir"; done
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! node "$node_dir/ffish-shogi.mjs" "$tmp" "$games" "$plies" 20261202 $variants 2>"$tmp/err"; then
+	for t in $(names); do echo "not ok ffish-$t: ffish-shogi.mjs failed"; done
+	tail -n 3 "$tmp/err" | cut -c1-200 | sed 's/^/    /'
+	exit 0
+fi
+# the words of each rule's message
+said() {
+	case $1 in
+	nifu) echo "has one there already" ;;
+	last-rank) echo "may not be dropped on the" ;;
+	mate) echo "would checkmate by a drop of a pawn" ;;
+	esac
+}
+for t in $(names); do
+	if ! vchess-validate --summary "$tmp/$t.pgn" >"$tmp/out" 2>&1; then
+		echo "not ok ffish-$t: ffish's games do not validate"
+		grep error "$tmp/out" | head -n 5 | sed 's/^/    /'
+		continue
+	fi
+	plies_read=$(sed -n 's/^plies //p' "$tmp/out")
+	vchess-validate "$tmp/$t-broken.pgn" >"$tmp/bad" 2>&1
+	want=0 got=0 g=0 rules=""
+	rm -f "$tmp/missed"
+	while read -r n rule; do
+		g=$((g + 1)) want=$((want + 1))
+		first=$(grep -m 1 "game $g (" "$tmp/bad")
+		case $first in
+		*": error: game $g "*", ply $n '"*"$(said "$rule")"*)
+			got=$((got + 1))
+			case " $rules " in *" $rule "*) ;; *) rules="$rules $rule" ;; esac
+			;;
+		*) printf '%s\n' "game $g, ply $n ($rule): ${first:-no problem found}" >>"$tmp/missed" ;;
+		esac
+	done < <(sed -n 's/^{broken at ply \([0-9]*\) by \([a-z-]*\)}/\1 \2/p' "$tmp/$t-broken.pgn")
+	if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
+		echo "ok ffish-$t: $games games ($plies_read plies) valid, $want broken drops caught at their ply by their rule (${rules# })"
+	else
+		echo "not ok ffish-$t: $got of $want broken drops caught at their ply by their rule"
+		head -n 4 "$tmp/missed" 2>/dev/null | sed 's/^/    /'
+	fi
+done
