@@ -114,11 +114,16 @@ static uint32_t pool_add2(struct vc_replay *rp, const char *a, size_t na, const 
 			  size_t nb)
 {
 	size_t off = rp->pool.len;
-	if (off >= UINT32_MAX - na - nb - 2 || vc_buf_add(&rp->pool, a, na) < 0 ||
-	    vc_buf_add(&rp->pool, b, nb) < 0 || vc_buf_addc(&rp->pool, '\0') < 0) {
+	if (off >= UINT32_MAX - na - nb - 2 || vc_buf_reserve(&rp->pool, na + nb + 1) < 0) {
 		rp->oom = 1;
 		return 0;
 	}
+	char *d = rp->pool.p + off;
+	memcpy(d, a, na);
+	memcpy(d + na, b, nb);
+	d[na + nb] = '\0';
+	rp->pool.len = off + na + nb + 1;
+	d[na + nb + 1] = '\0'; /* the buffer's own terminator, as vc_buf_add leaves it */
 	return (uint32_t)off + 1;
 }
 
