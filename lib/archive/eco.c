@@ -118,6 +118,17 @@ static int ep_live(struct vc_position *p)
 {
 	if (!p->nep)
 		return 0;
+	/* a capture that takes en passant is in the capture tries: when no
+	 * piece reaches a target by them, as after most double steps, none
+	 * can take, and the moves need not be generated */
+	const struct vc_variant *v = p->v;
+	uint64_t all = v->ntypes >= 64 ? ~0ULL : (1ULL << v->ntypes) - 1;
+	int16_t from[64];
+	int near = 0;
+	for (int i = 0; i < p->nep && !near; i++)
+		near = vc_reach_origins(p, p->side, all, p->ep[i], 1, from, 64) > 0;
+	if (!near)
+		return 0;
 	static __thread vc_move mv[VC_MAX_MOVES * 4];
 	int nm = vc_gen_legal(p, mv);
 	for (int i = 0; i < nm; i++)

@@ -44,6 +44,9 @@ struct vc_replay {
 	int have_start;
 	uint32_t *fens; /* pool offsets + 1 */
 	size_t nfens, capfens;
+	/* the last move's text, waiting for its mark (on_mark) */
+	char pend[96], pend_long[96];
+	size_t npend, npend_long;
 	int oom;
 };
 
@@ -106,6 +109,24 @@ static uint32_t pool_fen(struct vc_replay *rp, const struct vc_position *p)
 	return off;
 }
 
+/* Stores a then b and a NUL in the pool; returns offset + 1, or 0. */
+static uint32_t pool_add2(struct vc_replay *rp, const char *a, size_t na, const char *b,
+			  size_t nb)
+{
+	size_t off = rp->pool.len;
+	if (off >= UINT32_MAX - na - nb - 2 || vc_buf_reserve(&rp->pool, na + nb + 1) < 0) {
+		rp->oom = 1;
+		return 0;
+	}
+	char *d = rp->pool.p + off;
+	memcpy(d, a, na);
+	memcpy(d + na, b, nb);
+	d[na + nb] = '\0';
+	rp->pool.len = off + na + nb + 1;
+	d[na + nb + 1] = '\0'; /* the buffer's own terminator, as vc_buf_add leaves it */
+	return (uint32_t)off + 1;
+}
+
 static const char *pool_str(const struct vc_replay *rp, uint32_t off)
 {
 	return off ? rp->pool.p + off - 1 : NULL;
@@ -143,7 +164,9 @@ static void push_fen(struct vc_replay *rp, const struct vc_position *p)
 }
 
 /* The validator's move callback: everything the writers want from the
- * position before the move is taken here, while it exists. */
+ * position before the move is taken here, while it exists.  The texts
+ * come without their mark, which on_mark adds once the validator knows
+ * it. */
 static void on_move(void *user, const struct vc_game *g, size_t item,
 		    const struct vc_position *before, const vc_move *m, const char *san, int depth)
 {
@@ -156,12 +179,19 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	r->played = 1;
 	r->side = (uint8_t)before->side;
 	r->num = before->fullmove;
-	r->san = pool_add(rp, san, strlen(san));
-	if (rp->need_long) {
+	rp->npend = strlen(san);
+	memcpy(rp->pend, san, rp->npend < sizeof rp->pend ? rp->npend + 1 : sizeof rp->pend);
+	if (rp->npend >= sizeof rp->pend)
+		rp->npend = sizeof rp->pend - 1;
+	rp->npend_long = 0;
+	if (rp->need_long && rp->o.uci) {
 		char lb[96];
-		int n = rp->o.uci ? vc_move_coord(before->v, m, lb, sizeof lb)
-				  : vc_move_san(before, m, 1, lb, sizeof lb);
+		int n = vc_move_coord(before->v, m, lb, sizeof lb);
 		r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
+	} else if (rp->need_long) {
+		int n = vc_move_san_ex(before, m, VC_SAN_LONG | VC_SAN_NO_MARK, rp->pend_long,
+				       sizeof rp->pend_long);
+		rp->npend_long = n < (int)sizeof rp->pend_long ? (size_t)n : sizeof rp->pend_long - 1;
 	}
 	/* The board transforms in the make that leaves
 	 * vc_position_plies_to_transform at its period; that is the move made
@@ -188,6 +218,22 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 		if (rp->have_start && push_move(rp, m) < 0)
 			rp->oom = 1;
 	}
+}
+
+/* The validator's mark callback: the move of item, on_move's last, gets
+ * its mark. */
+static void on_mark(void *user, size_t item, const char *mark)
+{
+	struct vc_replay *rp = user;
+	if (item >= rp->nrec)
+		return;
+	struct rec *r = &rp->rec[item];
+	size_t nm = strlen(mark), room = sizeof rp->pend - 1; /* as vc_move_san cuts */
+	r->san = pool_add2(rp, rp->pend, rp->npend, mark,
+			   rp->npend + nm > room ? room - rp->npend : nm);
+	if (rp->npend_long)
+		r->lsan = pool_add2(rp, rp->pend_long, rp->npend_long, mark,
+				    rp->npend_long + nm > room ? room - rp->npend_long : nm);
 }
 
 /* The FEN writer's positions: the main line replayed again on a copy of
@@ -261,8 +307,10 @@ vc_status vc_replay_run(struct vc_replay *rp, struct vc_validator *val, struct v
 		memset(rp->rec, 0, n * sizeof *rp->rec);
 	rp->nrec = n;
 	vc_validator_set_move_fn(val, on_move, rp);
+	vc_validator_set_mark_fn(val, on_mark);
 	vc_status s = vc_validate(val, g, st);
 	vc_validator_set_move_fn(val, NULL, NULL);
+	vc_validator_set_mark_fn(val, NULL);
 	if (s == VC_FATAL)
 		return s;
 	if (st->variant) {

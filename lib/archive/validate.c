@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "archive/vc_archive.h"
 #include "rules/vc_rules.h"
 
 /* Variants compiled once per validator and kept: a built-in under its
@@ -63,6 +64,7 @@ struct vc_validator {
 	char **fens;
 	size_t nfens, capfens;
 	vc_move_fn *fn;
+	vc_mark_fn *mark_fn;
 	void *user;
 	int have_pos; /* pos holds the current game's position */
 	/* multi-player records: see the block "multi-player records" below */
@@ -115,6 +117,11 @@ void vc_validator_set_move_fn(struct vc_validator *val, vc_move_fn *fn, void *us
 {
 	val->fn = fn;
 	val->user = user;
+}
+
+void vc_validator_set_mark_fn(struct vc_validator *val, vc_mark_fn *fn)
+{
+	val->mark_fn = fn;
 }
 
 const struct vc_variant *vc_validator_variant(const struct vc_validator *val)
@@ -733,11 +740,11 @@ static void capture_marks(struct walk *w, const vc_move *m, const struct vc_san 
  * deciding check too (lichess writes the third check so).  A deciding move
  * that gives no check needs no mark, even in strict mode (lichess writes
  * none). */
-static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *san)
+static const char *check_marks(struct walk *w, const vc_move *m, const struct vc_san *san)
 {
 	int check = vc_check_after(w->p, m);
 	struct vc_end e;
-	vc_end_mark(w->p, check, &e);
+	const char *mark = vc_end_mark(w->p, check, &e);
 	int decisive = vc_end_decisive(&e), mate = e.rule == VC_END_CHECKMATE;
 	w->cur_check = check;
 	if (w->depth == 0) {
@@ -747,7 +754,7 @@ static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *s
 			memcpy(w->end_text, e.text, sizeof w->end_text);
 	}
 	if (w->it->flags & VC_IF_NULL)
-		return;
+		return mark;
 	if (san->check == 2 && !decisive)
 		move_diag(w, w->soft, "mark-check",
 			  e.rule  ? "marked '#' but the game ends in a draw (%s)"
@@ -762,6 +769,7 @@ static void check_marks(struct walk *w, const vc_move *m, const struct vc_san *s
 		move_diag(w, VC_SEV_ERROR, "mark-check", "checkmate written without '#'");
 	else if (w->strict && !san->check && check)
 		move_diag(w, VC_SEV_ERROR, "mark-check", "check written without '+'");
+	return mark;
 }
 
 /* Replays move item i (it) of a line that is alive, at depth: an error
@@ -803,8 +811,12 @@ static vc_status replay_move(struct walk *w, size_t i, const struct vc_item *it,
 	if (!(m.flags & VC_MF_NULL))
 		capture_marks(w, &m, &san, w->strict && strict_san(w, &m));
 	if (val->fn) {
+		/* the resolution may know that no disambiguation is due; with a
+		 * mark function, the mark comes from check_marks below */
 		char sanbuf[96];
-		vc_move_san(p, &m, 0, sanbuf, sizeof sanbuf);
+		int fl = (untested == VC_UNTESTED_SOLE ? VC_SAN_SOLE : 0) |
+			 (val->mark_fn ? VC_SAN_NO_MARK : 0);
+		vc_move_san_ex(p, &m, fl, sanbuf, sizeof sanbuf);
 		val->fn(val->user, w->g, i, p, &m, sanbuf, depth);
 	}
 	if (vc_pos_make(p, &m) != 0)
@@ -814,7 +826,9 @@ static vc_status replay_move(struct walk *w, size_t i, const struct vc_item *it,
 		w->st->plies++;
 	else
 		w->st->var_plies++;
-	check_marks(w, &m, &san);
+	const char *mark = check_marks(w, &m, &san);
+	if (val->fn && val->mark_fn)
+		val->mark_fn(val->user, i, (m.flags & VC_MF_NULL) ? "" : mark);
 	return VC_OK;
 }
 

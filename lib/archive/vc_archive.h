@@ -50,6 +50,16 @@ void vc_xml_quiet_off(const struct vc_xml_quiet *q);
  * thread writes XML. */
 void vc_xml_global_init(void);
 
+/* ---- the validator's late marks (validate.c), for the replay ----
+ * With a mark function set beside the move function, the validator hands
+ * the move function each move's SAN without its check or mate mark, and
+ * the mark ("+", "#" or "") to the mark function once the move is made and
+ * its marks checked: the mark is then known without a search of its own.
+ * Each call of the move function is followed by one of the mark function
+ * for the same item, before any other move is replayed. */
+typedef void vc_mark_fn(void *user, size_t item, const char *mark);
+void vc_validator_set_mark_fn(struct vc_validator *val, vc_mark_fn *fn);
+
 /* ---- the replay (replay.c), for the canonical form ---- */
 /* The side and move number of a move the replay made (item must be one). */
 void vc_replay_numbering(const struct vc_replay *rp, size_t item, int *side, long *num);

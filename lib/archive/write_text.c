@@ -121,7 +121,19 @@ static void tw_comment(struct tw *t, const struct vc_cev *e, int closes)
 		t->col = 0;
 		return;
 	}
-	/* "{" + text + "}", cut at its spaces */
+	/* "{" + text + "}", cut at its spaces; when the whole fits on the
+	 * line, as most comments do, no space of it can end the line */
+	size_t whole = (size_t)t->opens + 2 + e->len + (size_t)closes;
+	if (t->col == 0 ? whole <= t->width : t->col + 1 + whole <= t->width) {
+		tw_sep(t, whole);
+		tw_fill(t, '(', t->opens);
+		t->opens = 0;
+		*t->o++ = '{';
+		tw_put(t, e->text, e->len);
+		*t->o++ = '}';
+		tw_fill(t, ')', closes);
+		return;
+	}
 	size_t i = 0;
 	int first = 1;
 	for (;;) {

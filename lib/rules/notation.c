@@ -1433,7 +1433,12 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	    san->gate < 0 &&
 	    !(v->walk_types >> t & 1) &&
 	    direct_move(p, cand[0], san->to, vc_code_type(p->board[cand[0]]), out)) {
-		*untested = 1;
+		/* sole: no other piece written alike could go there, so writing
+		 * the move back needs no origin (a piece named exactly, '+P', was
+		 * looked for alone: the others written alike were not) */
+		*untested = san->from_file < 0 && san->from_rank < 0 && !san->exact_piece
+				    ? VC_UNTESTED_SOLE
+				    : 1;
 		return 0;
 	}
 	struct why w = { p, san, text, tl, t, NULL, cand, nk, code, msg, n };
@@ -1462,130 +1467,194 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 
 /* ---- writing ---- */
 
-int vc_move_san(const struct vc_position *cp, const vc_move *m, int long_form, char *buf,
-		size_t n)
+/* Move text is built in a fixed buffer of VC_SAN_MAX bytes; what does not
+ * fit is cut, and the length counts what was kept (as snprintf's would
+ * once clamped). */
+#define VC_SAN_MAX 96
+
+static void put_s(char *out, size_t *k, const char *s)
+{
+	while (*s && *k < VC_SAN_MAX - 1)
+		out[(*k)++] = *s++;
+}
+
+static void put_c(char *out, size_t *k, char c)
+{
+	if (*k < VC_SAN_MAX - 1)
+		out[(*k)++] = c;
+}
+
+/* The text of a piece's move that is not a pawn's, between its symbol and
+ * its destination: the origin's file, rank or square when another piece
+ * of its type can legally go there too (none when the caller knows it is
+ * the only one: sole), then 'x' or the variant's separator. */
+static void san_origin(struct vc_position *p, const vc_move *m, int sole, const char *from,
+		       char *out, size_t *k)
+{
+	const struct vc_variant *v = p->v;
+	int t = m->piece, side = p->side, others = 0, same_file = 0, same_rank = 0;
+	int16_t cand[64];
+	int nc = sole ? 0
+		      : vc_reach_origins(p, side, v->san_group[t], m->to, p->board[m->to] != 0, cand,
+					 64);
+	static __thread vc_move mb[VC_MAX_MOVES];
+	for (int c = 0; c < nc; c++) {
+		if (cand[c] == m->from)
+			continue;
+		int nm = vc_gen_from(p, cand[c], mb), ok = 0;
+		for (int i = 0; i < nm && !ok; i++)
+			if (mb[i].to == m->to && vc_move_legal(p, &mb[i]))
+				ok = 1;
+		if (!ok)
+			continue;
+		others++;
+		if (cand[c] % v->files == m->from % v->files)
+			same_file = 1;
+		if (cand[c] / v->files == m->from / v->files)
+			same_rank = 1;
+	}
+	if (others) {
+		if (!same_file)
+			put_c(out, k, from[0]);
+		else if (!same_rank)
+			put_s(out, k, from + 1);
+		else
+			put_s(out, k, from);
+	}
+	if (m->flags & VC_MF_CAPTURE)
+		put_c(out, k, 'x');
+	else
+		put_s(out, k, v->sep);
+}
+
+/* A promotion by exchange names its source when another of that kind
+ * could serve. */
+static void san_xsource(struct vc_position *p, const vc_move *m, char *out, size_t *k)
+{
+	static __thread vc_move xm[VC_MAX_MOVES];
+	int nx = vc_gen_from(p, m->from, xm), other = 0;
+	for (int i = 0; i < nx; i++)
+		if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
+		    vc_move_legal(p, &xm[i]))
+			other = 1;
+	if (!other)
+		return;
+	if (m->aux >= 0) {
+		char src[8];
+		vc_square_name(p->v, m->aux, src);
+		put_c(out, k, '(');
+		put_s(out, k, src);
+		put_c(out, k, ')');
+	} else
+		put_s(out, k, m->aux == -2 ? "(air)" : "(prison)");
+}
+
+/* A move of a piece from one square to another (promotions included). */
+static void san_plain(struct vc_position *p, const vc_move *m, int flags, char *out, size_t *k)
+{
+	const struct vc_variant *v = p->v;
+	int t = m->piece;
+	int pawn = (v->types[t].props & VC_P_PAWN) != 0;
+	int cap = (m->flags & VC_MF_CAPTURE) != 0;
+	char from[8], sq[8];
+	vc_square_name(v, m->from, from);
+	vc_square_name(v, m->to, sq);
+	if (!pawn)
+		put_s(out, k, vc_san_symbol(v, t));
+	if (flags & VC_SAN_LONG) {
+		put_s(out, k, from);
+		put_c(out, k, cap ? 'x' : '-');
+	} else if (pawn) {
+		if (cap) {
+			put_c(out, k, from[0]);
+			put_c(out, k, 'x');
+		}
+	} else {
+		san_origin(p, m, (flags & VC_SAN_SOLE) != 0, from, out, k);
+	}
+	put_s(out, k, sq);
+	if (m->promo && (m->flags & VC_MF_PROMO) &&
+	    !(v->types[t].auto_to == m->promo - 1 &&
+	      !(v->types[t].promo_choices >> (m->promo - 1) & 1))) {
+		put_c(out, k, '=');
+		put_s(out, k, vc_san_symbol(v, m->promo - 1));
+	}
+	if (m->flags & VC_MF_XPROMO)
+		san_xsource(p, m, out, k);
+}
+
+int vc_move_san_ex(const struct vc_position *cp, const vc_move *m, int flags, char *buf,
+		   size_t n)
 {
 	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
 	const struct vc_variant *v = p->v;
-	char out[96], sq[8];
+	char out[VC_SAN_MAX], sq[8];
 	size_t k = 0;
-	int side = p->side;
-#define PUT(...) (k += (size_t)snprintf(out + k, sizeof out - k, __VA_ARGS__), k = k < sizeof out ? k : sizeof out - 1)
+	int long_form = (flags & VC_SAN_LONG) != 0;
 	if ((m->flags & VC_MF_NULL) && m->from >= 0) {
 		/* a pass: the royal piece to its own square, as Fairy-Stockfish
 		 * writes it ("Ke2", "Ke2-e2") */
 		vc_square_name(v, m->from, sq);
-		PUT("%s%s%s%s", vc_san_symbol(v, m->piece), long_form ? sq : "", long_form ? "-" : "",
-		    sq);
+		put_s(out, &k, vc_san_symbol(v, m->piece));
+		if (long_form) {
+			put_s(out, &k, sq);
+			put_c(out, &k, '-');
+		}
+		put_s(out, &k, sq);
 	} else if (m->flags & VC_MF_NULL) {
-		PUT("--");
+		put_s(out, &k, "--");
 	} else if (m->flags & VC_MF_CASTLE) {
 		const char *o = v->castle_zero ? "0" : "O";
-		if (v->castle[m->extra].long_side)
-			PUT("%s-%s-%s", o, o, o);
-		else
-			PUT("%s-%s", o, o);
+		put_s(out, &k, o);
+		put_c(out, &k, '-');
+		put_s(out, &k, o);
+		if (v->castle[m->extra].long_side) {
+			put_c(out, &k, '-');
+			put_s(out, &k, o);
+		}
 	} else if (m->flags & VC_MF_WALL) {
 		/* "W a2b2-a3b3": each pair in file order, then rank order */
 		char fr[16], to[16];
 		two_names(v, m->from, m->from2, fr);
 		two_names(v, m->to, m->to2, to);
-		PUT("%s %s%c%s", v->types[m->piece].symbol, fr, (m->flags & VC_MF_CAPTURE) ? 'x' : '-',
-		    to);
+		put_s(out, &k, v->types[m->piece].symbol);
+		put_c(out, &k, ' ');
+		put_s(out, &k, fr);
+		put_c(out, &k, (m->flags & VC_MF_CAPTURE) ? 'x' : '-');
+		put_s(out, &k, to);
 	} else if (m->flags & VC_MF_DROP) {
 		vc_square_name(v, m->to, sq);
-		PUT("%s%c%s", v->types[m->piece].symbol, v->drop_mark, sq);
+		put_s(out, &k, v->types[m->piece].symbol);
+		put_c(out, &k, v->drop_mark);
+		put_s(out, &k, sq);
 	} else {
-		int t = m->piece;
-		int pawn = (v->types[t].props & VC_P_PAWN) != 0;
-		int cap = (m->flags & VC_MF_CAPTURE) != 0;
-		char from[8];
-		vc_square_name(v, m->from, from);
-		vc_square_name(v, m->to, sq);
-		if (!pawn)
-			PUT("%s", vc_san_symbol(v, t));
-		if (long_form) {
-			PUT("%s%s", from, cap ? "x" : "-");
-		} else if (pawn) {
-			if (cap)
-				PUT("%cx", from[0]);
-		} else {
-			/* other pieces of this type that can legally go there too */
-			int16_t cand[64];
-			int nc = vc_reach_origins(p, side, v->san_group[t], m->to, p->board[m->to] != 0,
-						  cand, 64);
-			int same_file = 0, same_rank = 0, others = 0;
-			static __thread vc_move mb[VC_MAX_MOVES];
-			for (int c = 0; c < nc; c++) {
-				if (cand[c] == m->from)
-					continue;
-				int nm = vc_gen_from(p, cand[c], mb), ok = 0;
-				for (int i = 0; i < nm && !ok; i++)
-					if (mb[i].to == m->to && vc_move_legal(p, &mb[i]))
-						ok = 1;
-				if (!ok)
-					continue;
-				others++;
-				if (cand[c] % v->files == m->from % v->files)
-					same_file = 1;
-				if (cand[c] / v->files == m->from / v->files)
-					same_rank = 1;
-			}
-			if (others) {
-				if (!same_file)
-					PUT("%c", from[0]);
-				else if (!same_rank)
-					PUT("%s", from + 1);
-				else
-					PUT("%s", from);
-			}
-			if (cap)
-				PUT("x");
-			else if (v->sep[0])
-				PUT("%s", v->sep);
-		}
-		PUT("%s", sq);
-		if (m->promo && (m->flags & VC_MF_PROMO) &&
-		    !(v->types[t].auto_to == m->promo - 1 &&
-		      !(v->types[t].promo_choices >> (m->promo - 1) & 1)))
-			PUT("=%s", vc_san_symbol(v, m->promo - 1));
-		if (m->flags & VC_MF_XPROMO) {
-			/* name the source when another of that kind could serve */
-			static __thread vc_move xm[VC_MAX_MOVES];
-			int nx = vc_gen_from(p, m->from, xm), other = 0;
-			for (int i = 0; i < nx; i++)
-				if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
-				    vc_move_legal(p, &xm[i]))
-					other = 1;
-			if (other) {
-				if (m->aux >= 0) {
-					char src[8];
-					vc_square_name(v, m->aux, src);
-					PUT("(%s)", src);
-				} else
-					PUT("%s", m->aux == -2 ? "(air)" : "(prison)");
-			}
-		}
+		san_plain(p, m, flags, out, &k);
 	}
 	if (m->flags & VC_MF_GATE) {
 		/* the piece that enters from the hand; after castling, where */
-		PUT("/%s", vc_san_symbol(v, m->gate));
+		put_c(out, &k, '/');
+		put_s(out, &k, vc_san_symbol(v, m->gate));
 		if (m->flags & VC_MF_CASTLE) {
 			vc_square_name(v, (m->flags & VC_MF_GATE_PARTNER) ? m->aux : m->from, sq);
-			PUT("%s", sq);
+			put_s(out, &k, sq);
 		}
 	}
-	if (!(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
-		PUT("%s", vc_mark_after(p));
+	if (!(flags & VC_SAN_NO_MARK) && !(m->flags & VC_MF_NULL) && vc_pos_make(p, m) == 0) {
+		put_s(out, &k, vc_mark_after(p));
 		vc_pos_unmake(p);
 	}
-#undef PUT
 	if (n) {
 		size_t c = k < n - 1 ? k : n - 1;
 		memcpy(buf, out, c);
 		buf[c] = 0;
 	}
 	return (int)k;
+}
+
+int vc_move_san(const struct vc_position *p, const vc_move *m, int long_form, char *buf,
+		size_t n)
+{
+	return vc_move_san_ex(p, m, long_form ? VC_SAN_LONG : 0, buf, n);
 }
 
 /* ---- strict mode ---- */

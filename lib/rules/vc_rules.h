@@ -710,9 +710,24 @@ int vc_san_parse_general(const struct vc_variant *v, const char *s, size_t len,
 			 struct vc_san *out, const char **code, char *msg, size_t n);
 /* Finds the one legal move that a parsed move means.  Returns 0, or -1 with
  * a message and a code.  When untested is not NULL and only one move fits,
- * its legality is left to the caller (who makes it anyway): *untested = 1. */
+ * its legality is left to the caller (who makes it anyway): *untested = 1,
+ * or VC_UNTESTED_SOLE when, besides, the origins of every piece of the
+ * mover's type were looked for (no origin was written) and the mover's is
+ * the only one: no other such piece reaches the destination, so its SAN
+ * needs no disambiguation (VC_SAN_SOLE). */
+#define VC_UNTESTED_SOLE 2
 int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
 		   vc_move *out, int *untested, const char **code, char *msg, size_t n);
+/* vc_move_san with flags: VC_SAN_LONG long algebraic; VC_SAN_SOLE the
+ * caller knows that no other piece of the mover's type reaches the
+ * destination (vc_san_resolve's VC_UNTESTED_SOLE), so no disambiguation is
+ * looked for; VC_SAN_NO_MARK without the check or mate mark (the caller
+ * adds vc_end_mark's, once the move is made). */
+#define VC_SAN_LONG 1
+#define VC_SAN_SOLE 2
+#define VC_SAN_NO_MARK 4
+int vc_move_san_ex(const struct vc_position *p, const vc_move *m, int flags, char *buf,
+		   size_t n);
 /* Strict mode: is text (as written, marks and annotations included) the
  * move m of position p written as the PGN standard's SAN, in the variant's
  * dialect: exactly what vc_move_san writes, but for the check and mate

@@ -224,6 +224,54 @@ VT_TEST(text_folding)
 	VT_CHECK(t && maxcol <= 80);
 }
 
+/* Folding at every width from 1 to 70 (a comment that fits on its line is
+ * written whole, one that does not word by word): the movetext only
+ * changes its separators, a line passes the width only when it holds one
+ * token, and no line ends where the next token would have fitted. */
+VT_TEST(text_folding_every_width)
+{
+	static const char game[] =
+		"[Result \"*\"]\n\n{} 1. e4 { [%clk 0:03:00] } e5 {a} (1... c5 {b c} (1... e6 {d}) {e"
+		" f g}) 2. Nf3 {[%eval 0.17] [%clk 0:02:59]} Nc6 {x} ( {pre} 2... d6 {w x y z} ) 3. Bb5"
+		" {} a6 {one two three four five six seven eight nine ten eleven twelve} *\n";
+	struct vc_write_opts o;
+	memset(&o, 0, sizeof o);
+	o.width = 100000;
+	convert(game, VC_FORMAT_TEXT, &o);
+	char *flat = dup_out();
+	const char *fm = flat ? strstr(flat, "\n\n") : NULL;
+	VT_CHECK(fm != NULL);
+	if (!fm)
+		return;
+	fm += 2;
+	for (int width = 1; width <= 70; width++) {
+		o.width = width;
+		const char *t = convert(game, VC_FORMAT_TEXT, &o), *m = t ? strstr(t, "\n\n") : NULL;
+		VT_CHECK(m != NULL);
+		if (!m)
+			break;
+		m += 2;
+		int bad = strlen(m) != strlen(fm);
+		for (size_t i = 0; !bad && m[i]; i++)
+			bad = m[i] != fm[i] && !(m[i] == '\n' && fm[i] == ' ');
+		/* each line against the width and the line after it */
+		for (const char *l = m; !bad && *l;) {
+			const char *e = strchr(l, '\n');
+			if (!e)
+				break;
+			size_t len = (size_t)(e - l), next = strcspn(e + 1, " \n");
+			bad = (len > (size_t)width && memchr(l, ' ', len)) ||
+			      (e[1] && e[1] != '\n' && len + 1 + next <= (size_t)width);
+			l = e + 1;
+		}
+		if (bad) {
+			VT_FAIL_AT(__FILE__, __LINE__, "width %d folds wrongly:\n%s", width, t);
+			break;
+		}
+	}
+	free(flat);
+}
+
 VT_TEST(text_options)
 {
 	struct vc_write_opts o;
@@ -530,6 +578,7 @@ VT_TEST(moves_styles_and_epd)
 }
 
 VT_MAIN(VT_ENTRY(text_canonical), VT_ENTRY(text_idempotent), VT_ENTRY(text_folding),
+	VT_ENTRY(text_folding_every_width),
 	VT_ENTRY(text_options), VT_ENTRY(text_broken), VT_ENTRY(xml_serialiser),
 	VT_ENTRY(xml_bytes), VT_ENTRY(xml_reader_problems), VT_ENTRY(json_and_fen),
 	VT_ENTRY(replay_accessors), VT_ENTRY(sniff), VT_ENTRY(annotations_as_data),
