@@ -101,14 +101,19 @@ function readFen(fen, v) {
 				j++;
 			}
 			let sym;
-			if (row[j] === '(') {
+			if (row[j] === '+') {
+				// a promoted kind written '+X' (the shogi family)
+				sym = '+' + row[j + 1];
+				j += 2;
+			} else if (row[j] === '(') {
 				const end = row.indexOf(')', j);
 				sym = row.slice(j + 1, end);
 				j = end + 1;
 			} else {
 				sym = row[j++];
 			}
-			colour = colour || (sym === sym.toUpperCase() ? 'w' : 'b');
+			const letter = sym.replace('+', '');
+			colour = colour || (letter === letter.toUpperCase() ? 'w' : 'b');
 			let mark = '';
 			if ('>|\\<'.includes(row[j]))
 				mark = row[j++];
@@ -175,9 +180,9 @@ function positions(file) {
 function compare(shown, want, v) {
 	const w = readFen(want, v), out = [];
 	// a position string marks promoted pieces ('~') only where a capture puts
-	// pieces into a hand (vchess-position(5)); elsewhere the page's promoted
-	// marks are checked against -T svg alone
-	const bare = !want.includes('[') && !want.includes('~');
+	// them into a hand as pawns (vchess-position(5)); where it writes none,
+	// the page's promoted marks are checked against -T svg alone
+	const bare = !want.includes('~');
 	const seen = (sq) => (bare ? (shown.board[sq] || '').replace('~', '') : (shown.board[sq] || ''));
 	const keys = new Set([...Object.keys(shown.board), ...w.board.keys()].map(Number));
 	for (const sq of keys)
