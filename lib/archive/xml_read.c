@@ -557,6 +557,8 @@ static int is_empty(const struct vc_xml_reader *x)
 static const char *attr_raw(const struct vc_xml_reader *x, const char *name, size_t *len)
 {
 	const struct node *n = cur(x);
+	if (!n->nattr)
+		return NULL; /* x->attrs may be NULL: no offset from it */
 	const struct attr *a = x->attrs + n->attr;
 	for (int i = 0; i < n->nattr; i++, a++)
 		if (a->name[0] == name[0] && !strcmp(a->name, name)) {
