@@ -663,7 +663,7 @@ static int write_games(const char *name, const char *formname)
 		fwrite(t, 1, len, stdout);
 		free(t);
 	}
-	for (int i = 0; i <= F_BARE; i++)
+	for (int i = 0; i <= F_BARE_LONG; i++)
 		free(g.text[i]);
 	vc_position_free(p);
 	vc_variant_free(v);
