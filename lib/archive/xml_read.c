@@ -646,8 +646,15 @@ void vc_xml_reader_close(struct vc_xml_reader *x)
 	if (!x)
 		return;
 	vc_xml_quiet_on(&q);
-	if (x->pc)
+	if (x->pc) {
+		/* an entity declared in a DTD makes libxml2 build a document of
+		 * its own to hold it (SAX_COMPAT_MODE), which the context does not
+		 * free */
+		if (x->pc->myDoc)
+			xmlFreeDoc(x->pc->myDoc);
+		x->pc->myDoc = NULL;
 		xmlFreeParserCtxt(x->pc);
+	}
 	vc_xml_quiet_off(&q);
 	vc_input_close(x->in);
 	free(x->name);
