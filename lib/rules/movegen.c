@@ -593,9 +593,79 @@ struct pins {
 	int check; /* in check, or every move is to be tested (complex mechanics, an
 		    * enemy two-square piece whose lines meet the king) */
 	int twocap; /* captures of two-square pieces are tested */
+	int lines;  /* test_lines: moves from a square of set or to one of to are tested */
 	int any;
 	uint64_t set[VC_SQWORDS];
+	uint64_t to[VC_SQWORDS];
 };
+
+/* The squares of the first j of path q (from its origin towards k) whose
+ * change could let the piece at the origin reach k: with one piece between
+ * (two for a hop) only that one, or those two, leaving; with none between
+ * (a hop's screen missing, or a path that does not attack for another
+ * reason), every square, either way; with more, none. */
+static void path_lines(const struct vc_position *p, const int16_t *q, int j, uint64_t *from,
+		       uint64_t *to)
+{
+	int hop = (q[1] & VC_MODE_HOP) != 0, n = 0, occ[2] = { -1, -1 };
+	for (int b = 0; b < j; b++) {
+		int sq = q[2 + b] & VC_PS_SQMASK;
+		if (!(q[2 + b] & VC_PS_SELF) && p->board[sq] && n++ < 2)
+			occ[n - 1] = sq;
+	}
+	if (n > 1 + hop)
+		return;
+	if (n == 1 + hop) {
+		vc_bit_set(from, occ[0]);
+		if (hop)
+			vc_bit_set(from, occ[1]);
+		return;
+	}
+	for (int b = 0; b < j; b++) {
+		vc_bit_set(from, q[2 + b] & VC_PS_SQMASK);
+		vc_bit_set(to, q[2 + b] & VC_PS_SQMASK);
+	}
+}
+
+/* test_lines: for each enemy piece lined up with k (a capture path of its
+ * holds k, whatever stands between), the squares path_lines names, and
+ * the one piece between the royal pieces on a file where they may not face
+ * each other.  Only a move from a square of 'from' or to one of 'to' (or
+ * the king's) can uncover an attack: the others change no path to k. */
+static void line_set(const struct vc_position *p, int k, uint64_t *from, uint64_t *to)
+{
+	const struct vc_variant *v = p->v;
+	int them = p->side ^ 1;
+	size_t words = (size_t)(v->nsq + 63) / 64;
+	memset(from, 0, sizeof(uint64_t) * words);
+	memset(to, 0, sizeof(uint64_t) * words);
+	for (int i = 0; i < p->npl[them]; i++) {
+		int o = p->plist[them][i];
+		uint8_t c = p->board[o];
+		int t = vc_code_type(c);
+		if (!c || vc_code_color(c) != them || !vc_bit_test(v->walk_reach[them][t] + (size_t)o * words, k))
+			continue;
+		const int16_t *q = v->paths + v->pathoff[them][t][o];
+		int np = *q++;
+		for (int n = 0; n < np; n++, q += 2 + q[0]) {
+			int j = 0;
+			while (j < q[0] && (q[2 + j] & VC_PS_SQMASK) != k)
+				j++;
+			if (j < q[0] && (q[1] & VC_MODE_CAPTURE))
+				path_lines(p, q, j, from, to);
+		}
+	}
+	int ok = p->king[them], lo = ok < k ? ok : k, hi = ok < k ? k : ok, n = 0, last = -1;
+	if (!(v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) || ok < 0 || ok % v->files != k % v->files)
+		return;
+	for (int sq = lo + v->files; sq < hi; sq += v->files)
+		if (p->board[sq]) {
+			n++;
+			last = sq;
+		}
+	if (n == 1)
+		vc_bit_set(from, last);
+}
 
 static void find_pins(const struct vc_position *p, struct pins *pi)
 {
@@ -603,9 +673,20 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	pi->check = v->test_all;
 	pi->twocap = 0;
+	pi->lines = 0;
 	pi->any = 0;
 	if (k < 0)
 		return;
+	if (v->test_lines) {
+		/* royal pieces facing now (bikjang, or a position set up so)
+		 * may not stay so, whatever moves */
+		pi->check = vc_attacked(p, k, them) ||
+			    ((v->rules & (VC_R_BIKJANG | VC_R_NO_FACING)) && vc_kings_face(p));
+		pi->lines = 1;
+		if (!pi->check)
+			line_set(p, k, pi->set, pi->to);
+		return;
+	}
 	/* the attacks of two-square pieces are not in the tries; one whose
 	 * lines do not meet the king cannot attack it whatever else moves */
 	if (v->two_types) {
@@ -636,12 +717,31 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 	}
 }
 
+static inline int board_testable(const struct vc_position *p, const vc_move *m);
+
+/* With test_lines and not in check: a move that changes only its from- and
+ * to-squares, neither of them one that line_set names, keeps the king
+ * safe. */
+static inline int lines_test(const struct vc_position *p, const struct pins *pi, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	if (m->flags & VC_MF_NULL)
+		return 0; /* a pass changes no square */
+	if (m->from == p->king[p->side] || !board_testable(p, m) || (m->flags & VC_MF_GATE) ||
+	    ((m->flags & VC_MF_DROP) &&
+	     ((v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK))))
+		return 1;
+	return vc_bit_test(pi->to, m->to) || (m->from >= 0 && vc_bit_test(pi->set, m->from));
+}
+
 static inline int needs_test(const struct vc_position *p, const struct pins *pi, const vc_move *m)
 {
 	if (pi->check)
 		return 1;
 	if (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL))
 		return 1;
+	if (pi->lines)
+		return lines_test(p, pi, m);
 	/* taking a two-square piece empties its other square too */
 	if (pi->twocap && (m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
 	    (p->sqf[m->to] & VC_SQF_LINKMASK))

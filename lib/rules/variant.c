@@ -1001,30 +1001,37 @@ static int flatten_tries(struct compile *c)
 	return 0;
 }
 
-/* walk_reach: for the types whose attacks are walked, the squares each
- * origin's capture paths hold */
-static int walk_tables(struct vc_variant *v)
+/* walk_reach[s][t]: per origin, the squares its capture paths hold at all */
+static int reach_table(struct vc_variant *v, int s, int t)
 {
 	size_t words = (size_t)(v->nsq + 63) / 64;
+	uint64_t *r = calloc((size_t)v->nsq * words, sizeof *r);
+	if (!r)
+		return -1;
+	v->walk_reach[s][t] = r;
+	for (int o = 0; o < v->nsq; o++) {
+		int32_t off = v->pathoff[s][t][o];
+		if (!off)
+			continue;
+		const int16_t *q = v->paths + off;
+		int np = *q++;
+		for (int i = 0; i < np; i++, q += 2 + q[0])
+			for (int j = 0; j < q[0] && (q[1] & VC_MODE_CAPTURE); j++)
+				vc_bit_set(r + (size_t)o * words, q[2 + j] & VC_PS_SQMASK);
+	}
+	return 0;
+}
+
+/* walk_reach for the types whose attacks are walked; with test_lines, for
+ * every type (movegen.c's find_pins asks which pieces line up with the
+ * royal piece) */
+static int walk_tables(struct vc_variant *v)
+{
 	for (int s = 0; s < 2; s++)
-		for (int t = 0; t < v->ntypes; t++) {
-			if (!(v->walk_types >> t & 1))
-				continue;
-			uint64_t *r = calloc((size_t)v->nsq * words, sizeof *r);
-			if (!r)
+		for (int t = 0; t < v->ntypes; t++)
+			if (!v->walk_reach[s][t] && ((v->walk_types >> t & 1) || v->test_lines) &&
+			    reach_table(v, s, t))
 				return -1;
-			v->walk_reach[s][t] = r;
-			for (int o = 0; o < v->nsq; o++) {
-				int32_t off = v->pathoff[s][t][o];
-				if (!off)
-					continue;
-				const int16_t *q = v->paths + off;
-				int np = *q++;
-				for (int i = 0; i < np; i++, q += 2 + q[0])
-					for (int j = 0; j < q[0] && (q[1] & VC_MODE_CAPTURE); j++)
-						vc_bit_set(r + (size_t)o * words, q[2 + j] & VC_PS_SQMASK);
-			}
-		}
 	return 0;
 }
 
@@ -1231,6 +1238,8 @@ static void summaries(struct vc_variant *v)
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */
 	v->attacks_off_tries = v->walk_types || v->two_types;
+	v->test_lines = v->test_all && !v->has_complex && !v->two_types &&
+			!(v->rules & VC_R_KIRBY_DEATH);
 }
 
 int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
@@ -1246,7 +1255,11 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
 	else {
 		summaries(v);
-		rc = 0;
+		if (v->test_lines && walk_tables(v))
+			vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
+				"out of memory while compiling variant '%s'", v->name ? v->name : "?");
+		else
+			rc = 0;
 	}
 	free(c.pb.p);
 	free(c.tb[0].n);

@@ -331,7 +331,8 @@ struct vc_variant {
 	 * walked too, as they depend on the right */
 	uint64_t first_types;
 	/* walk_reach[side][type]: per origin (nsq words of (nsq + 63) / 64), the
-	 * squares its capture paths hold at all, a cheap test before a walk */
+	 * squares its capture paths hold at all, a cheap test before a walk;
+	 * for walked types, and for every type with test_lines */
 	uint64_t *walk_reach[2][VC_MAXT];
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
@@ -357,6 +358,9 @@ struct vc_variant {
 	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
 	int test_all;             /* every move is tested (has_complex, or attacks the tries do
 				     not hold: hops, long paths; royal pieces that may not face) */
+	int test_lines;           /* test_all for want of the tries alone: when not in check,
+				     only a move to or from a square between the royal piece
+				     and a piece lined up with it is tested (find_pins) */
 	/* two-square pieces: their types, and per side and type the
 	 * translations of their movements (a leap is a ride of range 1) */
 	uint64_t two_types;
