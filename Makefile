@@ -116,7 +116,7 @@ EMBED = $(BUILD)/build-aux/embed
 MAN_PAGES = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7)
 FORMAT_SRC = $(wildcard lib/*.h lib/*/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
 
-.PHONY: all lib tools tests check corpora san bench bench-compare fuzz lint analyse format install uninstall \
+.PHONY: all lib tools tests check corpora san bench bench-scale bench-compare fuzz lint analyse format install uninstall \
 	clean FORCE
 .DEFAULT_GOAL := all
 # A recipe that fails must not leave a target that looks up to date.
@@ -245,6 +245,11 @@ bench:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all tests
 	$(Q)if [ -f tests/bench/run.sh ]; then CORPORA='$(CORPORA)' bash tests/bench/run.sh build-bench; \
 	 else echo 'bench: no tests/bench/run.sh yet'; fi
+
+# Validation as the archive grows: x1, x4, x8 at -j 1, and SIZE_MB (10 GB) through GNU parallel.
+bench-scale:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all
+	$(Q)CORPORA='$(CORPORA)' bash tests/bench/scale.sh build-bench $(SIZE_MB)
 
 # The working tree against an earlier commit (REV, default HEAD~1), side by side in one run.
 bench-compare:
