@@ -72,6 +72,14 @@ const char *vc_severity_name(enum vc_severity sev);
  * (pipes, memory) do not call it. */
 typedef void vc_progress_fn(void *user, const char *input, uint64_t done, uint64_t size);
 void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user);
+/* The gzip decoder of the inputs read with ctx: VC_INFLATE_AUTO (the
+ * default) is ISA-L's igzip when the library was built with it (the
+ * fastest), else zlib's; VC_INFLATE_ZLIB is zlib's.  Both give the same
+ * bytes and the same diagnostics (codes, files, severities) on damaged
+ * data; only the words after "invalid gzip data: " may differ.  Returns
+ * the name of the one inputs opened from now on use: "isa-l" or "zlib". */
+enum vc_inflater { VC_INFLATE_AUTO, VC_INFLATE_ZLIB };
+const char *vc_ctx_set_inflater(struct vc_ctx *ctx, enum vc_inflater which);
 
 /* ---- variants -------------------------------------------------------- */
 

@@ -263,6 +263,10 @@ struct vc_ctx *cli_ctx(void)
 		exit(CLI_TROUBLE);
 	}
 	vc_ctx_set_diag(ctx, cli_diag, NULL);
+	/* the gzip decoder: the library's best unless VCHESS_INFLATE says zlib */
+	const char *inf = getenv("VCHESS_INFLATE");
+	if (inf && !strcmp(inf, "zlib"))
+		vc_ctx_set_inflater(ctx, VC_INFLATE_ZLIB);
 	return ctx;
 }
 

@@ -112,7 +112,7 @@ struct vc_convert *vc_convert_new(struct vc_ctx *ctx, const struct vc_convert_op
 	cv->ctx = vc_ctx_new();
 	if (cv->ctx) {
 		vc_ctx_set_diag(cv->ctx, vc_cv_forward, cv);
-		vc_ctx_copy_progress(cv->ctx, ctx);
+		vc_ctx_copy_settings(cv->ctx, ctx);
 	}
 	cv->val = cv->ctx ? vc_validator_new(cv->ctx, &cv->vo) : NULL;
 	cv->rp = vc_replay_new(&cv->o.write, o->to);

@@ -23,6 +23,7 @@ struct vc_ctx {
 	void *user;
 	vc_progress_fn *progress;
 	void *progress_user;
+	enum vc_inflater inflater;
 	unsigned long count[VC_NSEV];
 	char *last;
 	size_t last_cap;
@@ -57,10 +58,29 @@ void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user)
 	ctx->progress_user = user;
 }
 
-void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from)
+void vc_ctx_copy_settings(struct vc_ctx *to, const struct vc_ctx *from)
 {
-	if (to && from)
+	if (to && from) {
 		vc_ctx_set_progress(to, from->progress, from->progress_user);
+		to->inflater = from->inflater;
+	}
+}
+
+const char *vc_ctx_set_inflater(struct vc_ctx *ctx, enum vc_inflater which)
+{
+	if (ctx && (which == VC_INFLATE_AUTO || which == VC_INFLATE_ZLIB))
+		ctx->inflater = which;
+	return vc_ctx_inflater(ctx) == VC_INFLATE_ZLIB ? "zlib" : "isa-l";
+}
+
+enum vc_inflater vc_ctx_inflater(const struct vc_ctx *ctx)
+{
+#ifdef VC_HAVE_ISAL
+	return ctx ? ctx->inflater : VC_INFLATE_AUTO;
+#else
+	(void)ctx;
+	return VC_INFLATE_ZLIB;
+#endif
 }
 
 int vc_ctx_wants_progress(const struct vc_ctx *ctx)

@@ -58,7 +58,10 @@ void vc_vemit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
 int vc_ctx_wants_progress(const struct vc_ctx *ctx);
 /* A context of a library object's own, that forwards to the caller's,
  * follows the inputs as the caller's would. */
-void vc_ctx_copy_progress(struct vc_ctx *to, const struct vc_ctx *from);
+void vc_ctx_copy_settings(struct vc_ctx *to, const struct vc_ctx *from);
+/* The inflater the inputs of ctx use: VC_INFLATE_AUTO means ISA-L's (only
+ * ever returned when the library has it), VC_INFLATE_ZLIB zlib's. */
+enum vc_inflater vc_ctx_inflater(const struct vc_ctx *ctx);
 void vc_ctx_progress(struct vc_ctx *ctx, const char *input, uint64_t done, uint64_t size);
 
 /* ---- byte inputs ----

@@ -3,12 +3,16 @@
  * inputs (plain, gzip, concatenated, truncated, corrupt, bombs) and output
  * sinks (file with temporary and rename, gzip, devices, FIFOs, memory,
  * callbacks).  Gzip data is made here with zlib, so no fixture files.
+ * The gzip tests run with the library's default inflater (ISA-L's when it
+ * was built with it) and again with zlib's, and the two are compared on
+ * damaged data.
  * Each test works in its own temporary directory, removed at its end.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +24,9 @@
 #include "vt.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
+
+/* The inflater of the contexts ctx_seen makes. */
+static enum vc_inflater inflater = VC_INFLATE_AUTO;
 
 /* Every diagnostic the callback saw, the last one in full. */
 struct seen {
@@ -54,6 +61,7 @@ static struct vc_ctx *ctx_seen(struct seen *s)
 	vc_buf_init(&s->msg);
 	struct vc_ctx *ctx = vc_ctx_new();
 	vc_ctx_set_diag(ctx, collect, s);
+	vc_ctx_set_inflater(ctx, inflater);
 	return ctx;
 }
 
@@ -1165,11 +1173,114 @@ VT_TEST(sink_callback)
 	seen_done(ctx, &s);
 }
 
+/* The gzip tests again, with zlib's inflater (the fallback, and what
+ * VC_INFLATE_ZLIB asks for). */
+VT_TEST(input_gzip_zlib)
+{
+	struct vc_ctx *c = vc_ctx_new();
+	VT_EQ_STR(vc_ctx_set_inflater(c, VC_INFLATE_ZLIB), "zlib");
+	vc_ctx_free(c);
+	inflater = VC_INFLATE_ZLIB;
+	input_gzip_file();
+	input_gzip_concat();
+	input_gzip_boundary();
+	input_gzip_truncated();
+	input_gzip_invalid();
+	input_gzip_bomb();
+	inflater = VC_INFLATE_AUTO;
+}
+
+/* What one inflater makes of data: the bytes it gave and its diagnostic. */
+struct outcome {
+	struct vc_buf out;
+	int failed, n;
+	char code[64], msg[160];
+};
+
+static void inflate_with(enum vc_inflater which, const unsigned char *z, size_t zn, size_t step,
+			 struct outcome *o)
+{
+	struct seen s;
+	inflater = which;
+	struct vc_ctx *ctx = ctx_seen(&s);
+	inflater = VC_INFLATE_AUTO;
+	vc_buf_init(&o->out);
+	struct vc_input *in = vc_input_mem(ctx, "d.gz", z, zn, 0);
+	unsigned char *piece = malloc(step);
+	long r;
+	while ((r = vc_input_read(in, piece, step)) > 0)
+		vc_buf_add(&o->out, piece, (size_t)r);
+	o->failed = r < 0;
+	o->n = s.n;
+	snprintf(o->code, sizeof o->code, "%s", s.n ? s.code : "");
+	snprintf(o->msg, sizeof o->msg, "%s", s.n && s.msg.p ? s.msg.p : "");
+	free(piece);
+	vc_input_close(in);
+	seen_done(ctx, &s);
+}
+
+/* Damaged gzip data (cut anywhere, a byte changed anywhere, garbage after
+ * the members, several members): both inflaters give the same bytes or a
+ * prefix of the good ones, fail or not alike, with the same code, and the
+ * same message but for the reason of invalid data. */
+VT_TEST(input_gzip_inflaters_agree)
+{
+	size_t n = 60000;
+	unsigned char *data = pattern(n);
+	size_t zn1, zn2;
+	unsigned char *z1 = gz(data, n / 2, 6, &zn1);
+	unsigned char *z2 = gz(data + n / 2, n - n / 2, 1, &zn2);
+	size_t zn = zn1 + zn2;
+	unsigned char *z = malloc(zn + 8);
+	memcpy(z, z1, zn1);
+	memcpy(z + zn1, z2, zn2);
+	unsigned char *d = malloc(zn + 8);
+	int cases = 0;
+	for (int kind = 0; kind < 3; kind++) {
+		for (size_t at = 0; at < zn; at += kind == 2 ? zn : 1 + at / 7) {
+			size_t dn = zn;
+			memcpy(d, z, zn);
+			if (kind == 0)
+				dn = at; /* cut */
+			else if (kind == 1)
+				d[at] ^= (unsigned char)(0x5a ^ at); /* a byte changed */
+			else
+				memcpy(d + zn, "garbage!", (dn = zn + 8) - zn); /* after the end */
+			struct outcome a, b;
+			inflate_with(VC_INFLATE_AUTO, d, dn, 4096, &a);
+			inflate_with(VC_INFLATE_ZLIB, d, dn, 4096, &b);
+			VT_EQ_INT(a.failed, b.failed);
+			VT_EQ_INT(a.n, b.n);
+			VT_EQ_STR(a.code, b.code);
+			if (strcmp(a.code, "gzip-invalid"))
+				VT_EQ_STR(a.msg, b.msg);
+			if (!a.failed && !b.failed)
+				VT_CHECK(a.out.len == b.out.len &&
+					 !memcmp(a.out.p, b.out.p, a.out.len));
+			/* (a changed byte may change what comes out; a cut before
+			 * the second byte leaves no gzip data) */
+			if (kind != 1 && dn >= 2)
+				VT_CHECK(a.out.len <= n &&
+					 (a.out.len == 0 || !memcmp(a.out.p, data, a.out.len)));
+			vc_buf_free(&a.out);
+			vc_buf_free(&b.out);
+			cases++;
+		}
+	}
+	VT_CHECK(cases > 100);
+	free(d);
+	free(z);
+	free(z1);
+	free(z2);
+	free(data);
+}
+
 VT_MAIN(VT_ENTRY(buf_growth), VT_ENTRY(buf_printf_long), VT_ENTRY(buf_oom_sticky),
 	VT_ENTRY(str_helpers), VT_ENTRY(ctx_counts_last), VT_ENTRY(ctx_callback),
 	VT_ENTRY(input_plain_file), VT_ENTRY(input_mem), VT_ENTRY(input_gzip_file),
 	VT_ENTRY(input_gzip_concat), VT_ENTRY(input_gzip_boundary), VT_ENTRY(input_gzip_truncated),
-	VT_ENTRY(input_gzip_invalid), VT_ENTRY(input_gzip_bomb), VT_ENTRY(input_missing),
+	VT_ENTRY(input_gzip_invalid), VT_ENTRY(input_gzip_bomb), VT_ENTRY(input_gzip_zlib),
+	VT_ENTRY(input_gzip_inflaters_agree), VT_ENTRY(input_missing),
 	VT_ENTRY(input_stdin), VT_ENTRY(sink_file), VT_ENTRY(sink_gzip_roundtrip),
 	VT_ENTRY(sink_dev_full), VT_ENTRY(sink_fifo), VT_ENTRY(sink_abort), VT_ENTRY(sink_mem),
 	VT_ENTRY(sink_callback))
