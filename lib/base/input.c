@@ -25,7 +25,12 @@
  * for (vc_ctx_set_inflater).  zlib's z_stream keeps the unread input for
  * both, ISA-L's state being given it for each call; both check the gzip
  * header and trailer, and they differ only in the words of an "invalid
- * gzip data" reason.
+ * gzip data" reason.  igzip keeps back the last bytes it decoded until
+ * more input comes, so at a cut (a truncated file) it would give fewer
+ * bytes than zlib: there the member is decoded again from its start by
+ * zlib, the bytes already given skipped, and every byte before the cut
+ * comes out as with zlib alone.  That needs a source that can be read
+ * again (a regular file, memory): a pipe is inflated by zlib.
  *
  * Invariants: zs.next_in/zs.avail_in are the unread compressed bytes (in
  * raw[] for a file, in mem[] for memory); once failed is set every read
@@ -93,6 +98,12 @@ struct vc_input {
 	const char *isal_why;       /* why its data is invalid */
 	int isal_hdr;               /* a member starts: its header not yet seen */
 #endif
+	int seekable;          /* the source can be read again from an offset */
+	uint64_t src_base;     /* a file's offset when opened */
+	uint64_t src_read;     /* bytes read from the file since */
+	uint64_t member_off;   /* the current member's first byte in the source */
+	uint64_t member_tin;   /* total_in and total_out when it started */
+	uint64_t member_tout;
 	uint64_t total_in, total_out;
 	size_t max_ratio;
 	int failed, at_end;
@@ -179,8 +190,10 @@ static long read_fd(struct vc_input *in, void *buf, size_t n)
 {
 	for (;;) {
 		ssize_t r = read(in->fd, buf, n);
-		if (r >= 0)
+		if (r >= 0) {
+			in->src_read += (uint64_t)r;
 			return (long)r;
+		}
 		if (errno != EINTR) {
 			read_error(in, errno);
 			return -1;
@@ -248,11 +261,20 @@ static int feed(struct vc_input *in)
 	return 0;
 }
 
+/* A member starts at zs.next_in: where, and the totals then. */
+static void member_start(struct vc_input *in)
+{
+	in->member_off = in->fd < 0 ? (uint64_t)(in->zs.next_in - in->mem)
+				    : in->src_read - in->zs.avail_in;
+	in->member_tin = in->total_in;
+	in->member_tout = in->total_out;
+}
+
 static int start_gzip(struct vc_input *in)
 {
 	in->gzip = 1;
 #ifdef VC_HAVE_ISAL
-	if (vc_ctx_inflater(in->ctx) != VC_INFLATE_ZLIB) {
+	if (vc_ctx_inflater(in->ctx) != VC_INFLATE_ZLIB && in->seekable) {
 		in->isal = malloc(sizeof *in->isal);
 		if (!in->isal) {
 			input_error(in, "oom", "cannot read '%s': out of memory", in->name);
@@ -275,10 +297,13 @@ static int start_gzip(struct vc_input *in)
 #endif
 	if (in->fd < 0) {
 		in->zs.next_in = NULL;
-		return feed(in);
+		if (feed(in) < 0)
+			return -1;
+	} else {
+		in->zs.next_in = in->raw + in->raw_pos;
+		in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
 	}
-	in->zs.next_in = in->raw + in->raw_pos;
-	in->zs.avail_in = (uInt)(in->raw_len - in->raw_pos);
+	member_start(in);
 	return 0;
 }
 
@@ -316,8 +341,13 @@ struct vc_input *vc_input_open(struct vc_ctx *ctx, const char *path, size_t max_
 #endif
 	}
 	struct stat sb;
-	if (vc_ctx_wants_progress(ctx) && fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode))
-		in->size = (uint64_t)sb.st_size;
+	if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		in->seekable = at >= 0;
+		in->src_base = at >= 0 ? (uint64_t)at : 0;
+		if (vc_ctx_wants_progress(ctx))
+			in->size = (uint64_t)sb.st_size;
+	}
 	/* A pipe may deliver a single byte first: read until the magic can be
 	 * judged. */
 	while (in->raw_len < 2 && !in->src_eof)
@@ -342,6 +372,7 @@ struct vc_input *vc_input_mem(struct vc_ctx *ctx, const char *name, const void *
 		return NULL;
 	in->mem = data;
 	in->mem_len = data ? len : 0;
+	in->seekable = 1;
 	if (is_magic(in->mem, in->mem_len) && start_gzip(in) < 0) {
 		vc_input_close(in);
 		return NULL;
@@ -397,6 +428,7 @@ static int next_member(struct vc_input *in)
 		in->isal->crc_flag = ISAL_GZIP;
 		in->isal_hdr = 1;
 		in->member_done = 0;
+		member_start(in);
 		return 1;
 	}
 #endif
@@ -406,6 +438,7 @@ static int next_member(struct vc_input *in)
 		return -1;
 	}
 	in->member_done = 0;
+	member_start(in);
 	return 1;
 }
 
@@ -496,6 +529,53 @@ static const char *why_invalid(const struct vc_input *in)
 	return in->zs.msg ? in->zs.msg : "unknown error";
 }
 
+#ifdef VC_HAVE_ISAL
+/* At a cut under igzip: zlib decodes the member again from its start and
+ * skips the bytes already given (see the top of the file).  Returns 0 to
+ * go on with zlib, -1 on an error (reported). */
+static int cut_to_zlib(struct vc_input *in)
+{
+	uint64_t skip = in->total_out - in->member_tout;
+	free(in->isal);
+	in->isal = NULL;
+	if (inflateInit2(&in->zs, 16 + MAX_WBITS) != Z_OK) {
+		input_error(in, "oom", "cannot read '%s': out of memory", in->name);
+		return -1;
+	}
+	in->zinit = 1;
+	in->total_in = in->member_tin;
+	if (in->fd < 0) {
+		in->zs.next_in = (unsigned char *)(in->mem + in->member_off);
+	} else {
+		if (lseek(in->fd, (off_t)(in->src_base + in->member_off), SEEK_SET) < 0) {
+			read_error(in, errno);
+			return -1;
+		}
+		in->src_read = in->member_off;
+		in->raw_pos = in->raw_len = 0;
+		in->src_eof = 0;
+	}
+	in->zs.avail_in = 0;
+	if (feed(in) < 0)
+		return -1;
+	unsigned char scratch[16384];
+	while (skip > 0) {
+		in->zs.next_out = scratch;
+		in->zs.avail_out = (uInt)(skip < sizeof scratch ? skip : sizeof scratch);
+		uInt want = in->zs.avail_out, before = in->zs.avail_in;
+		if (before == 0 && !in->src_eof && feed(in) < 0)
+			return -1;
+		before = in->zs.avail_in;
+		int zr = inflate(&in->zs, Z_NO_FLUSH);
+		in->total_in += before - in->zs.avail_in;
+		skip -= want - in->zs.avail_out;
+		if (zr != Z_OK && skip > 0)
+			break; /* (cannot be: igzip gave these bytes) the loop reports */
+	}
+	return 0;
+}
+#endif
+
 static long gzip_read(struct vc_input *in, unsigned char *out, size_t n)
 {
 	in->zs.next_out = out;
@@ -524,6 +604,15 @@ static long gzip_read(struct vc_input *in, unsigned char *out, size_t n)
 		case Z_BUF_ERROR:
 			/* no progress: only possible when the input ran out */
 			if (in->zs.avail_in == 0 && in->src_eof) {
+#ifdef VC_HAVE_ISAL
+				if (in->isal) {
+					if (cut_to_zlib(in) < 0)
+						return -1;
+					in->zs.next_out = out;
+					in->zs.avail_out = (uInt)n;
+					break;
+				}
+#endif
 				input_error(in, "gzip-truncated", "truncated gzip data");
 				return -1;
 			}

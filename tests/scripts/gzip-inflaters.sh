@@ -5,6 +5,9 @@
 # from corpora/chess/example.pgn: whole, several members, cut in the data, in the header and
 # before the trailer, a damaged CRC, a damaged length, a damaged deflate byte, and garbage
 # after the last member; from a file and from a pipe, by vchess-convert and vchess-validate.
+# Where the lichess archive of corpora/MANIFEST is present, also its first 3 MB and 7 MB: cut
+# deep in a large member, where igzip holds back bytes it has decoded (the library then
+# decodes the member again with zlib, so that every game before the cut comes out).
 set -u
 export LC_ALL=C
 T=$(mktemp -d "${TMPDIR:-/tmp}/gzip-inflaters.XXXXXX") || exit 2
@@ -21,6 +24,11 @@ size=$(wc -c <"$T/whole.gz")
 head -c $((size / 2)) "$T/whole.gz" >"$T/cut-data.gz"
 head -c 7 "$T/whole.gz" >"$T/cut-header.gz"
 head -c $((size - 3)) "$T/whole.gz" >"$T/cut-trailer.gz"
+L=${CORPORA:-corpora/real}/standard/lichess-magnus-2018-2022.pgn.gz
+if [ -f "$L" ]; then
+	head -c 3000000 "$L" >"$T/lichess-cut3.gz"
+	head -c 7000001 "$L" >"$T/lichess-cut7.gz"
+fi
 # flip one byte at offset OFF of whole.gz
 flip() { python3 -c 'import sys
 b = bytearray(open(sys.argv[1], "rb").read()); o = int(sys.argv[2]) % len(b); b[o] ^= 0x55

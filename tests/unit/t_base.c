@@ -1220,8 +1220,8 @@ static void inflate_with(enum vc_inflater which, const unsigned char *z, size_t 
 }
 
 /* Damaged gzip data (cut anywhere, a byte changed anywhere, garbage after
- * the members, several members): both inflaters give the same bytes or a
- * prefix of the good ones, fail or not alike, with the same code, and the
+ * the members, several members): both inflaters give the same bytes (at a
+ * cut, all those before it) or a prefix of the good ones, fail or not alike, with the same code, and the
  * same message but for the reason of invalid data. */
 VT_TEST(input_gzip_inflaters_agree)
 {
@@ -1254,9 +1254,12 @@ VT_TEST(input_gzip_inflaters_agree)
 			VT_EQ_STR(a.code, b.code);
 			if (strcmp(a.code, "gzip-invalid"))
 				VT_EQ_STR(a.msg, b.msg);
-			if (!a.failed && !b.failed)
+			/* a cut gives every byte before it with either: igzip
+			 * would keep back its last ones, the library then
+			 * decodes the member again with zlib */
+			if ((!a.failed && !b.failed) || kind == 0)
 				VT_CHECK(a.out.len == b.out.len &&
-					 !memcmp(a.out.p, b.out.p, a.out.len));
+					 (a.out.len == 0 || !memcmp(a.out.p, b.out.p, a.out.len)));
 			/* (a changed byte may change what comes out; a cut before
 			 * the second byte leaves no gzip data) */
 			if (kind != 1 && dn >= 2)
