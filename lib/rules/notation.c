@@ -30,8 +30,8 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		return snprintf(buf, n, "0000");
 	vc_square_name(v, m->to, b);
 	if (m->flags & VC_MF_DROP) /* '+' face up: "+L@c3", as Fairy-Stockfish writes it */
-		return snprintf(buf, n, "%s@%s", v->types[m->promo ? m->promo - 1 : m->piece].symbol,
-				b);
+		return snprintf(buf, n, "%s@%s",
+				v->types[m->promo ? m->promo - 1 : m->piece].symbol, b);
 	if (m->flags & VC_MF_WALL) {
 		char c[8], d[8];
 		vc_square_name(v, m->from, a);
@@ -282,8 +282,8 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 		if (read_shogi(v, text, len, m))
 			return 0;
 	}
-	if ((v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)) && len > 2 && text[len - 1] == '-' &&
-	    isdigit((unsigned char)text[len - 2])) {
+	if ((v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)) && len > 2 &&
+	    text[len - 1] == '-' && isdigit((unsigned char)text[len - 2])) {
 		/* a piece turned back over, as Fairy-Stockfish writes it: "a1a2-" */
 		if (vc_san_parse_general(v, text, len - 1, m, code, msg, n))
 			return -1;
@@ -1126,7 +1126,8 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 	int up = -1; /* the '+' face dropped up (drop-promoted) */
 	if ((v->rules & VC_R_DROP_PROMOTED) && drop_face(p, san, &t, &up) > 1)
 		return fail(code, "move-ambiguous", msg, n,
-			    "'%.*s' is ambiguous: pieces of %s's hand of more than one kind are written so",
+			    "'%.*s' is ambiguous: pieces of %s's hand of more than one kind are "
+			    "written so",
 			    tl, text, side_name(side));
 	const char *area = v->nreserve ? v->reserve[0].name : "hand";
 	if (!p->res[side][0][t])
@@ -1149,8 +1150,11 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-drop", msg, n,
 			    "%s may not be dropped on the %c-file: %s has one there already",
 			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
-	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, (uint8_t)(up + 1),
-		      up >= 0 ? VC_MF_DROP | VC_MF_PROMO : VC_MF_DROP, 0, 0 };
+	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
+	if (up >= 0) {
+		m.promo = (uint8_t)(up + 1);
+		m.flags |= VC_MF_PROMO;
+	}
 	if (!vc_move_legal(p, &m))
 		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
 			    vc_illegal_why(p, &m));
@@ -1252,8 +1256,9 @@ static int fitting_moves(struct vc_position *p, const struct vc_san *san, const 
 			} else if (san->plus_promo) {
 				/* '+': to its '+' form; '-': back to its unpromoted kind */
 				if (!(m->flags & VC_MF_PROMO) ||
-				    (san->plus_promo == 1 ? v->types[m->promo - 1].demote_to != m->piece
-							  : pt->demote_to != m->promo - 1))
+				    (san->plus_promo == 1
+					     ? v->types[m->promo - 1].demote_to != m->piece
+					     : pt->demote_to != m->promo - 1))
 					continue;
 			} else if (m->flags & VC_MF_PROMO) {
 				/* a promotion by itself, or a piece turning over (flip) */

@@ -218,7 +218,7 @@ struct vc_castle_spec {
 #define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
 			       a piece leaves on its first move (seirawan) */
 #define VC_R_DROP_NO_CHECK 0x40000 /* no drop may give check (supply) */
-#define VC_R_FLIP_MOVES 0x800000     /* a two-faced piece turns over after every move (kyoto shogi) */
+#define VC_R_FLIP_MOVES 0x800000   /* a two-faced piece turns over after every move (kyoto shogi) */
 #define VC_R_FLIP_CAPTURES 0x1000000 /* ... after every capture (micro shogi) */
 #define VC_R_DROP_PROMOTED 0x2000000 /* a piece in hand may be dropped as its '+' form */
 
