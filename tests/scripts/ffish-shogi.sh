@@ -18,7 +18,9 @@ if [ "${FULL:-0}" = 1 ]; then
 fi
 variants="minishogi shogi euroshogi gorogoro judkins kyotoshogi micro"
 # the variants with no drop rule to break (a pawn drops anywhere): their
-# games must validate, and no broken game is made
+# games must validate, and no broken game is made.  Dobutsu is not here:
+# ffish's later engine plays it otherwise (a lion that may be taken, a
+# chick that must promote)
 free="kyotoshogi micro"
 names() { for v in $variants; do for n in san hodges; do echo "$v-$n"; done; done; }
 if ! command -v node >/dev/null 2>&1; then
