@@ -1089,7 +1089,6 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		    side_name(side), lng ? "long" : "short");
 }
 
-/* a drop from the first reserve area, or why it cannot be */
 /* drop-promoted: the kinds of the side's hand that a drop written with the
  * piece *t means, dropped as they are or '+' face up (the pieces written
  * alike, unless the piece was named exactly); with one, *t becomes the kind
@@ -1113,6 +1112,7 @@ static int drop_face(const struct vc_position *p, const struct vc_san *san, int 
 	return nfit;
 }
 
+/* a drop from the first reserve area, or why it cannot be */
 static int resolve_drop(struct vc_position *p, const struct vc_san *san, const char *text,
 			int tl, vc_move *out, const char **code, char *msg, size_t n)
 {
