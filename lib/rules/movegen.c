@@ -190,6 +190,12 @@ static inline void add(struct gen *g, int from, int to, int t, int flags)
 		push(g, from, to, t, flags | (vt != t ? VC_MF_MORPH : 0), vt != t ? vt + 1 : 0);
 		return;
 	}
+	if (pt->flip_to >= 0 && ((v->rules & VC_R_FLIP_MOVES) ||
+				 ((v->rules & VC_R_FLIP_CAPTURES) && (flags & VC_MF_CAPTURE)))) {
+		/* a two-faced piece turns over (kyoto and micro shogi) */
+		push(g, from, to, t, flags | VC_MF_PROMO, pt->flip_to + 1);
+		return;
+	}
 	if (pt->promo_ranks && (v->rules & VC_R_XPROMO) && vc_bit_test(v->promo_zone[side][t], to)) {
 		add_xpromo(g, from, to, t, flags);
 		return;
@@ -512,6 +518,7 @@ static void gen_drops(struct gen *g)
 		if (!p->res[side][0][t])
 			continue;
 		uint32_t held = v->types[t].drop_file_once ? files_held(p, side, t) : 0;
+		int up = vc_drop_face_up(v, t);
 		for (int sq = 0; sq < v->nsq; sq++) {
 			if (p->board[sq])
 				continue;
@@ -528,6 +535,11 @@ static void gen_drops(struct gen *g)
 			m->flags = VC_MF_DROP;
 			m->extra = 0;
 			m->gate = 0;
+			if (up >= 0) { /* and the same drop '+' face up */
+				g->out[g->n] = *m;
+				g->out[g->n].promo = (uint8_t)(up + 1);
+				g->out[g->n++].flags = VC_MF_DROP | VC_MF_PROMO;
+			}
 		}
 	}
 }

@@ -29,8 +29,9 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 	if (m->flags & VC_MF_NULL)
 		return snprintf(buf, n, "0000");
 	vc_square_name(v, m->to, b);
-	if (m->flags & VC_MF_DROP)
-		return snprintf(buf, n, "%s@%s", v->types[m->piece].symbol, b);
+	if (m->flags & VC_MF_DROP) /* '+' face up: "+L@c3", as Fairy-Stockfish writes it */
+		return snprintf(buf, n, "%s@%s",
+				v->types[m->promo ? m->promo - 1 : m->piece].symbol, b);
 	if (m->flags & VC_MF_WALL) {
 		char c[8], d[8];
 		vc_square_name(v, m->from, a);
@@ -64,9 +65,12 @@ int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_
 		for (const char *s = v->types[m->promo - 1].symbol; *s && k < 7; s++)
 			promo[k++] = (char)tolower((unsigned char)*s);
 		promo[k] = 0;
-		/* a piece that becomes its own '+' form: "+", as UCI writes shogi */
+		/* a piece that becomes its own '+' form: "+", as UCI writes shogi;
+		 * one that turns back over (flip): "-", as Fairy-Stockfish does */
 		if (v->types[m->promo - 1].demote_to == m->piece)
 			promo[1] = 0;
+		else if (v->types[m->piece].demote_to == m->promo - 1)
+			promo[0] = '-', promo[1] = 0;
 	}
 	if (m->flags & VC_MF_XPROMO) {
 		/* the piece that trades places with the pawn, always named */
@@ -278,6 +282,14 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 		if (read_shogi(v, text, len, m))
 			return 0;
 	}
+	if ((v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)) && len > 2 &&
+	    text[len - 1] == '-' && isdigit((unsigned char)text[len - 2])) {
+		/* a piece turned back over, as Fairy-Stockfish writes it: "a1a2-" */
+		if (vc_san_parse_general(v, text, len - 1, m, code, msg, n))
+			return -1;
+		m->plus_promo = 2;
+		return 0;
+	}
 	if (san_fast(v, text, len, m)) { /* it set all but these */
 		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
 		m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
@@ -410,6 +422,10 @@ static int read_drop(struct san_in *in, struct vc_san *m)
 		if (p != k)
 			return in_fail(in, "move-unknown-piece", "unknown piece '%.*s' in '%s'", k, b, b);
 		m->piece = vc_type_by_symbol(v, b, (size_t)k);
+		/* its own symbol where SAN has another ("+L", not "G"): that
+		 * piece alone, not those written alike */
+		m->exact_piece = v->types[m->piece].san[0] &&
+				 !strncmp(v->types[m->piece].symbol, b, (size_t)k);
 	}
 	int sq, used = read_square(v, at + 1, &sq);
 	if (!used || at[1 + used])
@@ -632,6 +648,8 @@ static int read_shogi(const struct vc_variant *v, const char *text, size_t len, 
 	memcpy(b, text, len);
 	b[len] = 0;
 	int suffix = b[len - 1] == '+' || b[len - 1] == '=' ? b[len - 1] : 0;
+	if (b[len - 1] == '-' && (v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)))
+		suffix = '-'; /* a piece turned back over ("+L-5d-") */
 	if (suffix)
 		b[--len] = 0;
 	k = *s == '+';
@@ -661,7 +679,7 @@ static int read_shogi(const struct vc_variant *v, const char *text, size_t len, 
 	m->from_sq = from;
 	m->drop = sep == '*' || sep == '\'';
 	m->capture_mark = sep == 'x';
-	m->plus_promo = suffix == '+';
+	m->plus_promo = suffix == '+' ? 1 : suffix == '-' ? 2 : 0;
 	return 1;
 }
 
@@ -735,7 +753,8 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 	const struct vc_ptype *pt = &v->types[t];
 	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
 		return 0;
-	if (vc_promo_zone_move(v, p->side, t, from, to))
+	if (vc_promo_zone_move(v, p->side, t, from, to) ||
+	    (pt->flip_to >= 0 && (v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES))))
 		return 0;
 	for (int a = 0; a < pt->natoms; a++) {
 		const struct vc_atom *at = &pt->atoms[a];
@@ -1070,6 +1089,29 @@ static int resolve_castle(struct vc_position *p, const struct vc_san *san, const
 		    side_name(side), lng ? "long" : "short");
 }
 
+/* drop-promoted: the kinds of the side's hand that a drop written with the
+ * piece *t means, dropped as they are or '+' face up (the pieces written
+ * alike, unless the piece was named exactly); with one, *t becomes the kind
+ * in hand and *up the face dropped up (-1: as it is).  Returns how many. */
+static int drop_face(const struct vc_position *p, const struct vc_san *san, int *t, int *up)
+{
+	const struct vc_variant *v = p->v;
+	uint64_t group = san->exact_piece ? 1ULL << *t : v->san_group[*t];
+	int nfit = 0, ft = *t, fu = -1;
+	for (int u = 0; u < v->ntypes; u++) {
+		if (!(group >> u & 1))
+			continue;
+		int d = v->types[u].demote_to;
+		if (p->res[p->side][0][u])
+			nfit++, ft = u, fu = -1;
+		if (d >= 0 && vc_drop_face_up(v, d) == u && p->res[p->side][0][d])
+			nfit++, ft = d, fu = u;
+	}
+	if (nfit == 1)
+		*t = ft, *up = fu;
+	return nfit;
+}
+
 /* a drop from the first reserve area, or why it cannot be */
 static int resolve_drop(struct vc_position *p, const struct vc_san *san, const char *text,
 			int tl, vc_move *out, const char **code, char *msg, size_t n)
@@ -1081,6 +1123,12 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-drop", msg, n, "this variant has no drops");
 	if (t < 0)
 		return fail(code, "move-drop", msg, n, "no piece named in '%.*s'", tl, text);
+	int up = -1; /* the '+' face dropped up (drop-promoted) */
+	if ((v->rules & VC_R_DROP_PROMOTED) && drop_face(p, san, &t, &up) > 1)
+		return fail(code, "move-ambiguous", msg, n,
+			    "'%.*s' is ambiguous: pieces of %s's hand of more than one kind are "
+			    "written so",
+			    tl, text, side_name(side));
 	const char *area = v->nreserve ? v->reserve[0].name : "hand";
 	if (!p->res[side][0][t])
 		return fail(code, "move-drop", msg, n, "no %s in %s's %s",
@@ -1103,6 +1151,10 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 			    "%s may not be dropped on the %c-file: %s has one there already",
 			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
+	if (up >= 0) {
+		m.promo = (uint8_t)(up + 1);
+		m.flags |= VC_MF_PROMO;
+	}
 	if (!vc_move_legal(p, &m))
 		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
 			    vc_illegal_why(p, &m));
@@ -1202,12 +1254,18 @@ static int fitting_moves(struct vc_position *p, const struct vc_san *san, const 
 			} else if (san->gate >= 0) {
 				continue;
 			} else if (san->plus_promo) {
+				/* '+': to its '+' form; '-': back to its unpromoted kind */
 				if (!(m->flags & VC_MF_PROMO) ||
-				    v->types[m->promo - 1].demote_to != m->piece)
+				    (san->plus_promo == 1
+					     ? v->types[m->promo - 1].demote_to != m->piece
+					     : pt->demote_to != m->promo - 1))
 					continue;
 			} else if (m->flags & VC_MF_PROMO) {
-				int auto_p = pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
-					     !(pt->promo_choices >> (m->promo - 1) & 1);
+				/* a promotion by itself, or a piece turning over (flip) */
+				int auto_p = (pt->auto_to >= 0 && m->promo == pt->auto_to + 1 &&
+					      !(pt->promo_choices >> (m->promo - 1) & 1)) ||
+					     (m->promo == pt->flip_to + 1 &&
+					      (v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)));
 				/* the promotion named, or one written alike (shogi's golds) */
 				if (san->promo >= 0 ? !(v->san_group[san->promo] >> (m->promo - 1) & 1)
 						    : !auto_p)
@@ -1624,7 +1682,7 @@ int vc_move_san_ex(const struct vc_position *cp, const vc_move *m, int flags, ch
 		put_s(out, &k, to);
 	} else if (m->flags & VC_MF_DROP) {
 		vc_square_name(v, m->to, sq);
-		put_s(out, &k, v->types[m->piece].symbol);
+		put_s(out, &k, v->types[m->promo ? m->promo - 1 : m->piece].symbol);
 		put_c(out, &k, v->drop_mark);
 		put_s(out, &k, sq);
 	} else {

@@ -359,7 +359,8 @@ static inline void save_undo(struct vc_undo *u, const struct vc_position *p, con
 static inline void make_drop(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side)
 {
 	res_add(p, u, side, m->extra, m->piece, -1);
-	vc_pos_put(p, m->to, vc_code(m->piece, side), 0);
+	/* dropped '+' face up (drop-promoted): its symbol says it all */
+	vc_pos_put(p, m->to, vc_code(m->promo ? m->promo - 1 : m->piece, side), 0);
 	if (p->v->types[m->piece].props & VC_P_PAWN)
 		p->halfmove = 0;
 }
@@ -585,6 +586,8 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 		/* a vampire's change of type is no promotion (nothing to undo
 		 * when it is captured) */
 		uint8_t fl = (m->flags & VC_MF_PROMO) ? p->sqf[to] | VC_SQF_PROMOTED : p->sqf[to];
+		if (v->types[mt].demote_to == pt) /* turned back over (flip) */
+			fl &= (uint8_t)~VC_SQF_PROMOTED;
 		vc_pos_remove(p, to);
 		vc_pos_put(p, to, vc_code(pt, side), fl);
 	}

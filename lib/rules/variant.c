@@ -30,6 +30,7 @@ struct vc_variant *vc_variant_alloc(void)
 	for (int t = 0; t < VC_MAXT; t++) {
 		v->types[t].auto_to = -1;
 		v->types[t].demote_to = -1;
+		v->types[t].flip_to = -1;
 	}
 	for (int i = 0; i < VC_MAXCASTLE; i++)
 		v->castle[i].becomes = -1;
@@ -1226,6 +1227,14 @@ static void summaries(struct vc_variant *v)
 		if (v->types[t].demote_to >= 0)
 			v->plus_types |= 1ULL << t;
 	}
+	/* the two faces of a piece that turns over (flip): X and +X */
+	for (int t = 0; t < v->ntypes; t++)
+		v->types[t].flip_to = -1;
+	for (int t = 0; t < v->ntypes; t++)
+		if (v->types[t].demote_to >= 0) {
+			v->types[t].flip_to = v->types[t].demote_to;
+			v->types[v->types[t].demote_to].flip_to = t;
+		}
 	v->any_file_alias = 0;
 	for (int f = 0; f < v->files; f++)
 		v->any_file_alias |= v->file_alias[f] != 0;

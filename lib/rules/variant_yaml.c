@@ -878,6 +878,7 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
 			{ "gating", VC_R_GATING },
 			{ "drops-no-check", VC_R_DROP_NO_CHECK },
+			{ "drop-promoted", VC_R_DROP_PROMOTED },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)
@@ -919,6 +920,14 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 				v->captured_promoted = VC_HAND_KEPT;
 			else
 				err(l, val, "'captured-promoted' must be pawn, unpromoted or kept");
+		} else if (key && !strcmp(key, "flip")) {
+			const char *s = scalar(val);
+			if (s && !strcmp(s, "moves"))
+				v->rules |= VC_R_FLIP_MOVES;
+			else if (s && !strcmp(s, "captures"))
+				v->rules |= VC_R_FLIP_CAPTURES;
+			else
+				err(l, val, "'flip' must be moves or captures");
 		} else if (key && !strcmp(key, "drop-pawn-forbidden-ranks")) {
 			uint32_t m;
 			if (!get_ranks(l, val, key, &m))

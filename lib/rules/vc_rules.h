@@ -171,6 +171,7 @@ struct vc_ptype {
 				the kind it goes back to in hand (captured-promoted:
 				unpromoted); -1 */
 	int promo_from_zone; /* a move that starts in the zone may promote too (from-zone) */
+	int flip_to;         /* the other face of a two-faced piece (X and +X), -1 */
 	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
 	uint64_t hop_immune; /* types its hops neither jump over nor capture */
 	int points;          /* its worth in tenths, for the end rule that counts points */
@@ -217,6 +218,9 @@ struct vc_castle_spec {
 #define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
 			       a piece leaves on its first move (seirawan) */
 #define VC_R_DROP_NO_CHECK 0x40000 /* no drop may give check (supply) */
+#define VC_R_FLIP_MOVES 0x800000   /* a two-faced piece turns over after every move (kyoto shogi) */
+#define VC_R_FLIP_CAPTURES 0x1000000 /* ... after every capture (micro shogi) */
+#define VC_R_DROP_PROMOTED 0x2000000 /* a piece in hand may be dropped as its '+' form */
 
 /* what a capture puts in hand for a promoted piece (captured-promoted) */
 #define VC_HAND_PAWN 0       /* a piece marked promoted ('~') goes as the pawn (crazyhouse) */
@@ -437,6 +441,14 @@ static inline int vc_drop_rank_ok(const struct vc_variant *v, int t, int rr)
 	if (pt->drop_ranks && !(pt->drop_ranks >> (rr - 1) & 1))
 		return 0;
 	return !((pt->props & VC_P_PAWN) && (v->drop_pawn_forbid_ranks >> (rr - 1) & 1));
+}
+
+/* drop-promoted: the type a piece of type t in hand may also be dropped as
+ * (its '+' form), or -1. */
+static inline int vc_drop_face_up(const struct vc_variant *v, int t)
+{
+	int u = v->types[t].flip_to;
+	return (v->rules & VC_R_DROP_PROMOTED) && u >= 0 && v->types[u].demote_to == t ? u : -1;
 }
 
 /* A piece confined to a region (its key region) is dropped only inside it. */
@@ -700,7 +712,8 @@ struct vc_san {
 	int ep_mark;       /* "ep" glued after the destination (exf6ep) */
 	int gate;          /* gating: the type written after '/' (Nf3/H), -1 none */
 	int gate_sq;       /* gating: the square written after it (O-O/Hh1), -1 none */
-	int plus_promo;    /* promotes to its own '+' form: UCI's "c4d5+", shogi's "Bx2b+" */
+	int plus_promo;    /* 1: promotes to its own '+' form: UCI's "c4d5+", shogi's "Bx2b+";
+			      2: a '+' piece turns back over (flip): "a1a2-", "+L-5d-" */
 	int exact_piece;   /* the piece is that type alone, not its SAN group (shogi's
 			      notation writes a tokin +P, not G) */
 };

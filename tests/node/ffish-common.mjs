@@ -20,3 +20,15 @@ export function seeded(seedArg) {
 		return Number(seed % BigInt(n));
 	};
 }
+
+// ffish's SAN of a legal move; a drop that ffish writes as it writes
+// another drop to the same square (kyoto shogi's G@c3 for a lance and a
+// knight dropped gold side up) in coordinates (+L@c3), which tell them apart.
+export function sanOf(b, m, moves) {
+	const san = b.sanMove(m);
+	if (!m.includes('@'))
+		return san;
+	const to = m.slice(m.indexOf('@'));
+	const twin = moves.some((u) => u !== m && u.endsWith(to) && u.includes('@') && b.sanMove(u) === san);
+	return twin ? m : san;
+}

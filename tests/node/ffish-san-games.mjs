@@ -10,13 +10,15 @@
 // chosen by the seed, replaced by a move that is illegal there however it
 // is written (a move the same side could make two plies before, onto a
 // square that now holds one of its own pieces), each game's first line a
-// comment "{broken at ply N}".  A game where no such move is found is left
+// comment "{broken at ply N}".  Two drops that ffish writes alike (kyoto
+// shogi's G@c3 for a lance and for a knight dropped gold side up) are
+// written in coordinates (+L@c3).  A game where no such move is found is left
 // out of the broken file.  In a variant with gating (some first move of
 // the start is written with '/', as Nf3/H), the move put in is instead a
 // legal move made to gate a piece of the hand where it may not: from a
 // square whose piece has moved, or a piece the hand does not hold.
 import { writeFileSync } from 'node:fs';
-import { ffish, seeded } from './ffish-common.mjs';
+import { ffish, sanOf, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
 const rnd = seeded(seedArg);
@@ -88,7 +90,7 @@ function game(variant, g) {
 		fens.push(b.fen());
 		ucis.push(moves);
 		const m = moves[rnd(moves.length)];
-		sans.push(b.sanMove(m));
+		sans.push(sanOf(b, m, moves));
 		b.push(m);
 	}
 	if (b.isGameOver())

@@ -11,9 +11,11 @@
 // drop written last, the game's first line a comment "{broken at ply N by
 // RULE}", RULE one of nifu (a second unpromoted pawn on a file), last-rank
 // (a pawn dropped where it could never move) and mate (a pawn drop that
-// checkmates, which ffish 11.1 allows in minishogi and so plays).
+// checkmates, which ffish 11.1 allows in minishogi and so plays).  Two
+// drops that ffish's SAN writes alike (kyoto shogi's G@c3 for a lance and
+// for a knight dropped gold side up) are written in coordinates (+L@c3).
 import { writeFileSync } from 'node:fs';
-import { ffish, seeded } from './ffish-common.mjs';
+import { ffish, sanOf, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
 const rnd = seeded(seedArg);
@@ -89,7 +91,7 @@ function game(variant, g) {
 		const rows = cells(fen);
 		// a pawn-drop mate where there is one: the rule's case, played
 		let m = legal[rnd(legal.length)];
-		moves.san.push(b.sanMove(m));
+		moves.san.push(sanOf(b, m, legal));
 		moves.hodges.push(b.sanMove(m, ffish.Notation.SHOGI_HODGES));
 		broken.dims = [rows[0].length, rows.length];
 		b.push(m);

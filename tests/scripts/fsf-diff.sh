@@ -115,6 +115,9 @@ euroshogi euroshogi dropmate
 gorogoro gorogoro dropmate
 judkins judkins dropmate
 loop loop
+kyotoshogi kyotoshogi
+micro micro
+dobutsu dobutsu
 "
 # the variants whose position strings are not the engine's (fsf-fen-*):
 # chess960 writes castling rights as lichess does (KQkq, X-FEN), where the
@@ -122,12 +125,12 @@ loop loop
 fen_skip="chess960"
 # the variants whose start is also counted, depths 1 to 3
 starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako minishogi shogi euroshogi gorogoro judkins
-capahouse pocketknight seirawan shouse chessgi supply"
+capahouse pocketknight seirawan shouse chessgi supply kyotoshogi micro dobutsu"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
 # coordinates, every position string the engine prints equal to vchess's
 # (hands, promoted pieces, gating rights)
-fens="crazyhouse chessgi capahouse pocketknight seirawan shouse"
+fens="crazyhouse chessgi capahouse pocketknight seirawan shouse kyotoshogi micro dobutsu"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e _; do
@@ -249,7 +252,11 @@ printf '%s\n' "$table" | while read -r v e twin; do
 	*" $v "*) same_fens "$v" "$e" "$tmp/$v.pgn" ;;
 	esac
 	vchess-convert -t fen --plies "$tmp/$v.pgn" 2>/dev/null | awk NF >"$tmp/$v.all"
-	awk -v k="$every" 'NR % k == 1' "$tmp/$v.all" >"$tmp/$v.fens"
+	# dobutsu's random games are short (a lion soon reaches the far rank):
+	# every position of them
+	k=$every
+	case $v in dobutsu) k=1 ;; esac
+	awk -v k="$k" 'k == 1 || NR % k == 1' "$tmp/$v.all" >"$tmp/$v.fens"
 	n=$(grep -c . "$tmp/$v.fens")
 	if [ "$n" -lt 2 ]; then
 		echo "not ok fsf-$v: no positions came out of the random games"

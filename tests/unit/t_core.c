@@ -626,7 +626,95 @@ VT_TEST(drop_ranks)
 	vc_ctx_free(ctx);
 }
 
+static struct vc_variant *builtin(const char *name)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, name);
+	vc_ctx_free(ctx);
+	return v;
+}
+
+/* the SAN of the move that coordinates name, or "" */
+static const char *san_of(const struct vc_variant *v, const char *fen, const char *coord)
+{
+	static char san[64];
+	char c[16];
+	san[0] = 0;
+	if (*read_move(v, fen, coord, c))
+		return san;
+	struct vc_position *p = vc_position_new(v);
+	vc_move ms[VC_MAX_MOVES];
+	vc_position_set_fen(p, NULL, fen);
+	int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+	for (int i = 0; i < n; i++) {
+		char d[16];
+		vc_move_coord(v, &ms[i], d, sizeof d);
+		if (!strcmp(d, c))
+			vc_move_san(p, &ms[i], 0, san, sizeof san);
+	}
+	vc_position_free(p);
+	return san;
+}
+
+VT_TEST(flip)
+{
+	/* kyoto shogi: every move turns a piece over, written as the engine
+	 * writes it; a piece in hand is dropped either face up */
+	struct vc_variant *k = builtin("kyotoshogi");
+	const char *start = "p+nks+l/5/5/5/+LSK+NP[] w - - 0 1";
+	const char *hand = "p1ks1/5/5/5/1SK1P[NLnl] w - - 0 1";
+	char c[16];
+	static const struct {
+		const char *fen, *text, *coord;
+	} ok[] = {
+		{ "s", "Sa2=B", "b1a2+" }, { "s", "b1a2+", "b1a2+" },  { "s", "Ga2=L", "a1a2-" },
+		{ "s", "a1a2-", "a1a2-" }, { "s", "Pe2=R", "e1e2+" },  { "s", "Kb2", "c1b2" },
+		{ "s", "S-4d+", "b1b2+" }, { "s", "+L-5d-", "a1a2-" }, { "h", "+L@c3", "+L@c3" },
+		{ "h", "L@c3", "L@c3" },   { "h", "+N*3c", "+N@c3" },  { "h", "N*3c", "N@c3" },
+	};
+	for (size_t i = 0; k && i < VC_NELEM(ok); i++) {
+		c[0] = 0;
+		const char *err = read_move(k, ok[i].fen[0] == 's' ? start : hand, ok[i].text, c);
+		if (*err)
+			VT_FAIL_AT(__FILE__, __LINE__, "'%s': %s", ok[i].text, err);
+		else
+			VT_EQ_STR(c, ok[i].coord);
+	}
+	if (k) {
+		VT_EQ_STR(read_move(k, hand, "G@c3", c),
+			  "'G@c3' is ambiguous: pieces of White's hand of more than one kind are "
+			  "written so");
+		VT_EQ_STR(read_move(k, start, "a1a2+", c),
+			  "'a1a2+': the lance gold cannot promote on this move");
+		VT_EQ_STR(san_of(k, start, "b1a2+"), "Sa2=B");
+		VT_EQ_STR(san_of(k, start, "a1a2-"), "Ga2=L");
+		VT_EQ_STR(san_of(k, hand, "+L@c3"), "+L@c3");
+	}
+	vc_variant_free(k);
+	/* micro shogi: only a capture turns a piece over */
+	struct vc_variant *m = builtin("micro");
+	const char *mid = "k3/3p/4/1B2/+R2K[] w - - 0 1";
+	if (m) {
+		VT_EQ_STR(read_move(m, mid, "Bxd4=G", c), "");
+		VT_EQ_STR(c, "b2d4+");
+		VT_EQ_STR(san_of(m, mid, "b2d4+"), "Bxd4=G");
+		VT_EQ_STR(san_of(m, mid, "b2a3"), "Ba3");
+		VT_EQ_STR(san_of(m, "k3/4/4/1p2/+R2K[] w - - 0 1", "a1b2-"), "Gxb2=R");
+		VT_EQ_STR(read_move(m, mid, "b2a3+", c),
+			  "'b2a3+': the bishop cannot promote on this move");
+	}
+	vc_variant_free(m);
+	/* the rule's values */
+	struct vc_ctx *ctx = vc_ctx_new();
+	static const char bad[] = "name: x\nbase: kyotoshogi\nrules: {flip: sideways}\n";
+	struct vc_variant *x = vc_variant_load_mem(ctx, "bad.yaml", bad, strlen(bad));
+	VT_CHECK(x == NULL);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "'flip' must be moves or captures");
+	vc_variant_free(x);
+	vc_ctx_free(ctx);
+}
+
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
-	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks))
+	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks), VT_ENTRY(flip))
