@@ -123,6 +123,11 @@ static int wxf_scan(const struct vc_variant *v, const char *text, size_t len, st
 			    "the WXF move '%.*s' names file %d: files are numbered 1 to %d from "
 			    "each side's right",
 			    tl, text, w->file, v->files);
+	if (w->num == 0 && w->dir != '=')
+		return fail(code, "move-syntax", msg, n,
+			    "the WXF move '%.*s' ends in 0: after '%c' comes the file it goes to, "
+			    "or the ranks it goes along its file, from 1",
+			    tl, text, w->dir);
 	if (w->num == 0 || (w->dir == '=' && w->num > v->files))
 		return fail(code, "move-offboard", msg, n,
 			    "the WXF move '%.*s' ends on file %d: files are numbered 1 to %d from "
