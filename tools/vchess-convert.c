@@ -57,7 +57,7 @@ static const struct cli_opt opts[] = {
 	{ O_KEEP, "keep-broken", NULL, "write broken games too, with their errors" },
 	{ O_REJECTS, "rejects", "FILE", "the bytes of broken games to FILE" },
 	{ O_LONG, "long", NULL, "moves in long algebraic notation (Ng1-f3)" },
-	{ O_MOVES, "moves", "STYLE", "text: moves as san (default), lan (--long), uci, wxf or janggi" },
+	{ O_MOVES, "moves", "STYLE", "text: moves as san (default), lan, uci, wxf or janggi" },
 	{ O_NO_COMMENTS, "no-comments", NULL, "leave out comments" },
 	{ O_NO_VARIATIONS, "no-variations", NULL, "leave out variations" },
 	{ O_NO_NAGS, "no-nags", NULL, "leave out NAGs and move suffixes (!, ?, !?...)" },

@@ -166,7 +166,8 @@ static void push_fen(struct vc_replay *rp, const struct vc_position *p)
 
 /* The move in the variant's own notation, where its file reads the one
  * asked for: WXF without a mark, as Fairy-Stockfish writes it; janggi's
- * waiting for its mark (on_mark).  Elsewhere nothing: SAN stands. */
+ * waiting for its mark (on_mark).  Elsewhere, and for a move the notation
+ * cannot tell, nothing: SAN stands. */
 static void own_notation(struct vc_replay *rp, struct rec *r, const struct vc_position *before,
 			 const vc_move *m)
 {
@@ -176,7 +177,8 @@ static void own_notation(struct vc_replay *rp, struct rec *r, const struct vc_po
 	if (rp->o.notation == VC_NOTATION_WXF && v->wxf_read) {
 		char lb[96];
 		int n = vc_move_wxf(p, m, lb, sizeof lb);
-		r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
+		if (n > 0)
+			r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
 	} else if (rp->o.notation == VC_NOTATION_JANGGI && v->janggi_read) {
 		int n = vc_move_janggi(p, m, rp->pend_long, sizeof rp->pend_long);
 		rp->npend_long = n < (int)sizeof rp->pend_long ? (size_t)n : sizeof rp->pend_long - 1;

@@ -285,7 +285,8 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 			return r < 0 ? -1 : 0;
 	}
 	if (san_fast(v, text, len, m)) { /* it set all but these */
-		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
+		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = m->wxf = 0;
+		m->exact_piece = 0;
 		m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
 		plus_coordinates(v, text, len, m);
 		return 0;

@@ -348,12 +348,14 @@ int vc_wxf_resolve(struct vc_position *p, const char *text, size_t len, vc_move 
 		return 0;
 	}
 	if (fit.nlegal > 1) {
-		char a[64], b[64];
-		vc_move_san(p, &fit.legal[0], 0, a, sizeof a);
-		vc_move_san(p, &fit.legal[1], 0, b, sizeof b);
+		char a[2][8], b[2][8];
+		for (int i = 0; i < 2; i++) {
+			vc_square_name(p->v, fit.legal[i].from, a[i]);
+			vc_square_name(p->v, fit.legal[i].to, b[i]);
+		}
 		return fail(code, "move-ambiguous", msg, n,
-			    "the WXF move '%.*s' fits %d moves (%s and %s): %s", tl, text,
-			    fit.nlegal, a, b,
+			    "the WXF move '%.*s' fits %d moves (%s-%s and %s-%s): %s", tl, text,
+			    fit.nlegal, a[0], b[0], a[1], b[1],
 			    w.tandem && !w.file ? "write the file after the letter, as in +P7+1"
 						: "WXF cannot tell them apart; write the move in SAN");
 	}
@@ -418,8 +420,11 @@ int vc_move_wxf(struct vc_position *p, const vc_move *m, char *buf, size_t n)
 	const struct vc_variant *v = p->v;
 	int side = p->side, F = v->files, a, b;
 	if (m->from < 0 || m->to < 0 ||
-	    (m->flags & (VC_MF_DROP | VC_MF_NULL | VC_MF_CASTLE | VC_MF_WALL)) || F > 9)
-		return vc_move_san_ex(p, m, VC_SAN_NO_MARK, buf, n);
+	    (m->flags & (VC_MF_DROP | VC_MF_NULL | VC_MF_CASTLE | VC_MF_WALL)) || F > 9) {
+		if (n)
+			buf[0] = 0;
+		return 0;
+	}
 	int t = m->piece, fw = wxf_file(v, side, m->from);
 	int df = m->to % F - m->from % F;
 	int dr = (m->to / F - m->from / F) * (side == VC_WHITE ? 1 : -1);
@@ -435,7 +440,7 @@ int vc_move_wxf(struct vc_position *p, const vc_move *m, char *buf, size_t n)
 	else
 		k = snprintf(buf, n, "%s%d%c%d", sym, fw, dir, num);
 	/* the engine's form where it tells the move; else, for one of a pair,
-	 * the file added; else SAN (a piece that moves both along its file
+	 * the file added; else none (a piece that moves both along its file
 	 * and to another, as Manchu chess's banner: M8+7 is a horse's step or
 	 * a chariot's seven ranks) */
 	if (wxf_count(p, buf, (size_t)k, n) == 1)
@@ -445,7 +450,9 @@ int vc_move_wxf(struct vc_position *p, const vc_move *m, char *buf, size_t n)
 		if (wxf_count(p, buf, (size_t)k, n) == 1)
 			return k;
 	}
-	return vc_move_san_ex(p, m, VC_SAN_NO_MARK, buf, n);
+	if (n)
+		buf[0] = 0;
+	return 0;
 }
 
 int vc_move_janggi(const struct vc_position *p, const vc_move *m, char *buf, size_t n)
@@ -454,8 +461,11 @@ int vc_move_janggi(const struct vc_position *p, const vc_move *m, char *buf, siz
 	int pass = (m->flags & VC_MF_NULL) && m->from >= 0;
 	if ((!pass && (m->from < 0 || m->to < 0 ||
 		       (m->flags & (VC_MF_DROP | VC_MF_NULL | VC_MF_CASTLE | VC_MF_WALL)))) ||
-	    v->files > 9 || v->ranks > 10)
-		return vc_move_san_ex(p, m, VC_SAN_NO_MARK, buf, n);
+	    v->files > 9 || v->ranks > 10) {
+		if (n)
+			buf[0] = 0;
+		return 0;
+	}
 	int from = m->from, to = pass ? m->from : m->to;
 	int t = pass ? vc_code_type(p->board[from]) : m->piece;
 	return snprintf(buf, n, "%s%c%c%c%c%c", vc_san_symbol(v, t),

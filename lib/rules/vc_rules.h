@@ -770,10 +770,10 @@ int vc_wxf_resolve(struct vc_position *p, const char *text, size_t len, vc_move 
 		   const char **code, char *msg, size_t n);
 /* Move m of p (legal) written in WXF as Fairy-Stockfish writes it (no
  * check mark), or, where that form fits more than one move, with the
- * origin's file added ("+P7+1"), or else in SAN; and in janggi's notation
- * (H08-87, a pass K95-95), without its mark.  A move either cannot write
- * (a drop, castling) is written in SAN.  Both return the length, as
- * snprintf. */
+ * origin's file added ("+P7+1"); and in janggi's notation (H08-87, a pass
+ * K95-95), without its mark.  Both return the length, as snprintf, or 0
+ * (buf "") for a move the notation cannot tell (Manchu's banner's M8+7,
+ * a drop, castling): the caller writes SAN. */
 int vc_move_wxf(struct vc_position *p, const vc_move *m, char *buf, size_t n);
 int vc_move_janggi(const struct vc_position *p, const vc_move *m, char *buf, size_t n);
 
