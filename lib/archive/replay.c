@@ -180,8 +180,9 @@ static void own_notation(struct vc_replay *rp, struct rec *r, const struct vc_po
 		if (n > 0)
 			r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
 	} else if (rp->o.notation == VC_NOTATION_JANGGI && v->janggi_read) {
-		int n = vc_move_janggi(p, m, rp->pend_long, sizeof rp->pend_long);
-		rp->npend_long = n < (int)sizeof rp->pend_long ? (size_t)n : sizeof rp->pend_long - 1;
+		size_t room = sizeof rp->pend_long;
+		int n = vc_move_janggi(p, m, rp->pend_long, room);
+		rp->npend_long = n < (int)room ? (size_t)n : room - 1;
 	}
 }
 

@@ -72,7 +72,10 @@ static size_t strip_marks(const char *text, size_t len, int *check)
 	return len;
 }
 
-static int is_tandem(char c) { return c == '+' || c == '-'; }
+static int is_tandem(char c)
+{
+	return c == '+' || c == '-';
+}
 
 /* Is text a WXF move?  1 with *w filled, 0 when it is not shaped like one,
  * -1 when it is but names what cannot be (a message). */
@@ -356,8 +359,9 @@ int vc_wxf_resolve(struct vc_position *p, const char *text, size_t len, vc_move 
 		return fail(code, "move-ambiguous", msg, n,
 			    "the WXF move '%.*s' fits %d moves (%s-%s and %s-%s): %s", tl, text,
 			    fit.nlegal, a[0], b[0], a[1], b[1],
-			    w.tandem && !w.file ? "write the file after the letter, as in +P7+1"
-						: "WXF cannot tell them apart; write the move in SAN");
+			    w.tandem && !w.file
+				    ? "write the file after the letter, as in +P7+1"
+				    : "WXF cannot tell them apart; write the move in SAN");
 	}
 	return wxf_why(p, &w, &fit, text, tl, code, msg, n);
 }

@@ -1043,7 +1043,8 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 			if (s && (!strcmp(s, "no") || !strcmp(s, "read")))
 				*f = !strcmp(s, "read");
 			else
-				err(l, val, "notation '%s' must be no or read", key_is(k, "wxf") ? "wxf" : "janggi");
+				err(l, val, "notation '%s' must be no or read",
+				    key_is(k, "wxf") ? "wxf" : "janggi");
 		} else if (key_is(k, "coordinates-castling")) {
 			if (s && !strcmp(s, "king"))
 				v->coord_castle_partner = 0;
