@@ -87,7 +87,7 @@ static int wxf_scan(const struct vc_variant *v, const char *text, size_t len, st
 		return 0;
 	const char *h = text;
 	char dir = text[bl - 2], num = text[bl - 1], letter = 0;
-	if (!strchr("+-=.", dir) || num < '0' || num > '9')
+	if (!dir || !strchr("+-=.", dir) || num < '0' || num > '9')
 		return 0;
 	w->dir = dir == '.' ? '=' : dir;
 	w->num = num - '0';
