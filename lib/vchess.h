@@ -622,10 +622,16 @@ enum vc_format {
 			   its counters, then hmvc, fmvn and id "game N ply P" */
 };
 
+#define VC_NOTATION_WXF 1
+#define VC_NOTATION_JANGGI 2
 struct vc_write_opts {
 	int long_algebraic;  /* text: moves in long algebraic (Ng1-f3) */
 	int uci;             /* text: moves in coordinates as engines write them
 				(vc_move_coord: e2e4, e7e8q, P@e4); wins over long */
+	int notation;        /* text: moves in a variant's own notation, VC_NOTATION_WXF
+				or VC_NOTATION_JANGGI, in the games of the variants
+				whose file reads it (vc_move_wxf, vc_move_janggi),
+				SAN in the others; 0 none; wins over long and uci */
 	int no_nags;         /* leave out NAGs and the suffixes (!, ?, !?...) of moves */
 	int no_comments;     /* leave out comments and escape lines */
 	int no_variations;   /* leave out variations */

@@ -1151,9 +1151,23 @@ static inline enum step brace_comment(struct rd *s)
 
 /* ---- movetext ---- */
 
+/* WXF's sideways move written with '.' ("C8.5", "R+.4", "+P7.6"): is
+ * [t, p) its head, a '.' and a digit at p? */
+static int wxf_dot(const unsigned char *t, const unsigned char *p)
+{
+	int up0 = t[0] >= 'A' && t[0] <= 'Z', up1 = t[1] >= 'A' && t[1] <= 'Z';
+	int tan0 = t[0] == '+' || t[0] == '-';
+	if (p[0] != '.' || p[1] < '0' || p[1] > '9')
+		return 0;
+	if (p - t == 2)
+		return (up0 && ((t[1] >= '0' && t[1] <= '9') || t[1] == '+' || t[1] == '-')) ||
+		       (tan0 && up1);
+	return p - t == 3 && tan0 && up1 && t[2] >= '0' && t[2] <= '9';
+}
+
 /* The end of the move token at t: move bytes, with "(air)", "(prison)" or
- * "(a7)" (promotion by exchange, "e8=R(a7)") joined to them, and once a
- * wall move written as two tokens ("W a2b2-a3b3"). */
+ * "(a7)" (promotion by exchange, "e8=R(a7)") joined to them, once a wall
+ * move written as two tokens ("W a2b2-a3b3"), and WXF's '.' ("C8.5"). */
 static const unsigned char *move_end(const unsigned char *t)
 {
 	const unsigned char *p = t, *q;
@@ -1161,6 +1175,10 @@ static const unsigned char *move_end(const unsigned char *t)
 	for (;;) {
 		while (mvch[*p])
 			p++;
+		if (*p == '.' && wxf_dot(t, p)) {
+			p++;
+			continue;
+		}
 		if (*p == '(' && (q = paren_join(p)) != NULL) {
 			p = q;
 			continue;

@@ -58,7 +58,8 @@ struct vc_replay *vc_replay_new(const struct vc_write_opts *opts, enum vc_format
 	if (opts)
 		rp->o = *opts;
 	vc_buf_init(&rp->pool);
-	rp->need_long = (rp->o.long_algebraic || rp->o.uci) && fmt == VC_FORMAT_TEXT;
+	rp->need_long = (rp->o.long_algebraic || rp->o.uci || rp->o.notation) &&
+			fmt == VC_FORMAT_TEXT;
 	int positions = fmt == VC_FORMAT_FEN || fmt == VC_FORMAT_EPD;
 	rp->need_fen = rp->o.fen_after && !positions;
 	rp->need_transform = rp->o.mark_transforms && !positions;
@@ -163,6 +164,28 @@ static void push_fen(struct vc_replay *rp, const struct vc_position *p)
 		rp->fens[rp->nfens++] = off;
 }
 
+/* The move in the variant's own notation, where its file reads the one
+ * asked for: WXF without a mark, as Fairy-Stockfish writes it; janggi's
+ * waiting for its mark (on_mark).  Elsewhere, and for a move the notation
+ * cannot tell, nothing: SAN stands. */
+static void own_notation(struct vc_replay *rp, struct rec *r, const struct vc_position *before,
+			 const vc_move *m)
+{
+	const struct vc_variant *v = before->v;
+	/* written as vc_move_san writes, the position made and unmade */
+	struct vc_position *p = (struct vc_position *)before;
+	if (rp->o.notation == VC_NOTATION_WXF && v->wxf_read) {
+		char lb[96];
+		int n = vc_move_wxf(p, m, lb, sizeof lb);
+		if (n > 0)
+			r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
+	} else if (rp->o.notation == VC_NOTATION_JANGGI && v->janggi_read) {
+		size_t room = sizeof rp->pend_long;
+		int n = vc_move_janggi(p, m, rp->pend_long, room);
+		rp->npend_long = n < (int)room ? (size_t)n : room - 1;
+	}
+}
+
 /* The validator's move callback: everything the writers want from the
  * position before the move is taken here, while it exists.  The texts
  * come without their mark, which on_mark adds once the validator knows
@@ -184,7 +207,9 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	if (rp->npend >= sizeof rp->pend)
 		rp->npend = sizeof rp->pend - 1;
 	rp->npend_long = 0;
-	if (rp->need_long && rp->o.uci) {
+	if (rp->need_long && rp->o.notation) {
+		own_notation(rp, r, before, m);
+	} else if (rp->need_long && rp->o.uci) {
 		char lb[96];
 		int n = vc_move_coord(before->v, m, lb, sizeof lb);
 		r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);

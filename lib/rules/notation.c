@@ -290,8 +290,15 @@ int vc_san_parse(const struct vc_variant *v, const char *text, size_t len, struc
 		m->plus_promo = 2;
 		return 0;
 	}
+	if (v->wxf_read || v->janggi_read) { /* the file's own notations (notation_trad.c) */
+		san_clear(m);
+		int r = vc_trad_parse(v, text, len, m, code, msg, n);
+		if (r)
+			return r < 0 ? -1 : 0;
+	}
 	if (san_fast(v, text, len, m)) { /* it set all but these */
-		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = 0;
+		m->castle = m->drop = m->wall = m->ep_mark = m->plus_promo = m->wxf = 0;
+		m->exact_piece = 0;
 		m->xsrc = m->from2 = m->to2 = m->gate = m->gate_sq = -1;
 		plus_coordinates(v, text, len, m);
 		return 0;
@@ -691,6 +698,9 @@ int vc_san_parse_general(const struct vc_variant *v, const char *text, size_t le
 	san_clear(m);
 	if (v->shogi_coords && read_shogi(v, text, len, m))
 		return 0;
+	int trad = v->wxf_read || v->janggi_read ? vc_trad_parse(v, text, len, m, code, msg, n) : 0;
+	if (trad)
+		return trad < 0 ? -1 : 0;
 	if (len == 0 || len >= sizeof in.b)
 		return in_fail(&in, "move-syntax", "'%.*s' is not a move", (int)(len > 40 ? 40 : len),
 			       text);
@@ -1462,6 +1472,8 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
 	if (untested)
 		*untested = 0;
+	if (san->wxf)
+		return vc_wxf_resolve(p, text, len, out, code, msg, n);
 	if (san->castle)
 		return resolve_castle(p, san, text, tl, out, code, msg, n);
 	if (san->drop)

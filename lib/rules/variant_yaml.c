@@ -1047,6 +1047,13 @@ static void read_notation(struct ld *l, yaml_node_t *n)
 				v->shogi_coords = 1;
 			else
 				err(l, val, "notation 'shogi' must be no or read");
+		} else if (key_is(k, "wxf") || key_is(k, "janggi")) {
+			int *f = key_is(k, "wxf") ? &v->wxf_read : &v->janggi_read;
+			if (s && (!strcmp(s, "no") || !strcmp(s, "read")))
+				*f = !strcmp(s, "read");
+			else
+				err(l, val, "notation '%s' must be no or read",
+				    key_is(k, "wxf") ? "wxf" : "janggi");
 		} else if (key_is(k, "coordinates-castling")) {
 			if (s && !strcmp(s, "king"))
 				v->coord_castle_partner = 0;

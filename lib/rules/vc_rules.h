@@ -396,6 +396,8 @@ struct vc_variant {
 	uint64_t san_group[VC_MAXT]; /* the types SAN writes with type t's symbol (shogi's
 					promoted golds, all 'G'), t included */
 	int shogi_coords;       /* shogi's Western notation (P-7f) read besides SAN */
+	int wxf_read;           /* xiangqi's WXF notation (H2+3) read besides SAN */
+	int janggi_read;        /* janggi's numeric notation (H08-87) read besides SAN */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
 };
@@ -716,6 +718,8 @@ struct vc_san {
 			      2: a '+' piece turns back over (flip): "a1a2-", "+L-5d-" */
 	int exact_piece;   /* the piece is that type alone, not its SAN group (shogi's
 			      notation writes a tokin +P, not G) */
+	int wxf;           /* WXF text (H2+3), which only the position resolves: the
+			      resolution reads the text again (notation_trad.c) */
 };
 /* Parses move text; on failure writes a message and returns -1 (code in
  * *code). */
@@ -770,5 +774,24 @@ const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e);
 int vc_end_decisive(const struct vc_end *e);
 /* After m was made: is the side to move in check? */
 int vc_check_after(const struct vc_position *p, const vc_move *m);
+
+/* notation_trad.c: the traditional notations a variant's file may ask to
+ * be read (notation: wxf: read, janggi: read).  Is text such a move?  1
+ * with m filled (janggi's squares; WXF's m->wxf, resolved by
+ * vc_wxf_resolve), 0 when it is not shaped like one, -1 when it is but
+ * cannot be read (a message and a code). */
+int vc_trad_parse(const struct vc_variant *v, const char *text, size_t len, struct vc_san *m,
+		  const char **code, char *msg, size_t n);
+/* The one legal move that WXF text means in p: 0, or -1 with a message. */
+int vc_wxf_resolve(struct vc_position *p, const char *text, size_t len, vc_move *out,
+		   const char **code, char *msg, size_t n);
+/* Move m of p (legal) written in WXF as Fairy-Stockfish writes it (no
+ * check mark), or, where that form fits more than one move, with the
+ * origin's file added ("+P7+1"); and in janggi's notation (H08-87, a pass
+ * K95-95), without its mark.  Both return the length, as snprintf, or 0
+ * (buf "") for a move the notation cannot tell (Manchu's banner's M8+7,
+ * a drop, castling): the caller writes SAN. */
+int vc_move_wxf(struct vc_position *p, const vc_move *m, char *buf, size_t n);
+int vc_move_janggi(const struct vc_position *p, const vc_move *m, char *buf, size_t n);
 
 #endif
