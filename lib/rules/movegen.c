@@ -502,11 +502,52 @@ int vc_drop_file_taken(const struct vc_position *p, int t, int sq)
 	       (files_held(p, p->side, t) >> (sq % p->v->files) & 1);
 }
 
+/* The colour of a square: 0 dark (a1's), 1 light. */
+static inline int sq_colour(const struct vc_variant *v, int sq)
+{
+	return (sq % v->files + sq / v->files) & 1;
+}
+
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	for (int c = 0; c < v->ntypes; c++) {
+		if (!v->types[c].drop_colours || (c != t && !p->res[side][0][c]))
+			continue;
+		/* the colours its pieces on the board stand on */
+		unsigned taken = 0;
+		uint8_t code = vc_code(c, side);
+		for (int i = 0; i < p->npl[side]; i++)
+			if (p->board[p->plist[side][i]] == code)
+				taken |= 1u << sq_colour(v, p->plist[side][i]);
+		if (c == t) {
+			if (taken >> sq_colour(v, sq) & 1)
+				return 1;
+			continue;
+		}
+		/* another piece dropped on sq: the colours still free for the
+		 * pieces of c in hand, each where c may be dropped */
+		unsigned left = 0;
+		for (int s = 0; s < v->nsq; s++)
+			if (s != sq && !p->board[s] && vc_drop_rank_ok(v, c, vc_rel_rank(v, side, s)) &&
+			    vc_drop_region_ok(v, c, side, s))
+				left |= 1u << sq_colour(v, s);
+		left &= ~taken;
+		if ((int)(left & 1) + (int)(left >> 1 & 1) < p->res[side][0][c])
+			return 2;
+	}
+	return 0;
+}
+
 static void gen_drops(struct gen *g)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
 	int side = p->side;
+	int colours = 0;
+	for (int t = 0; t < v->ntypes; t++)
+		colours |= v->types[t].drop_colours;
 	/* drops come from the first reserve area: the hand, or the airfield */
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
@@ -516,7 +557,8 @@ static void gen_drops(struct gen *g)
 			if (p->board[sq])
 				continue;
 			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
-			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq))
+			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq) ||
+			    (colours && vc_drop_colour_bad(p, t, sq)))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
@@ -936,6 +978,16 @@ static int keep_captures(vc_move *out, int n)
 	return k ? k : n;
 }
 
+/* must-drop: when some of the n moves are drops, only those stay */
+static int keep_drops(vc_move *out, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (out[i].flags & VC_MF_DROP)
+			out[k++] = out[i];
+	return k ? k : n;
+}
+
 int vc_gen_legal(struct vc_position *p, vc_move *out)
 {
 	const struct vc_variant *v = p->v;
@@ -952,15 +1004,19 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	}
 	if (v->rules & VC_R_FORCED_CAPTURE)
 		k = keep_captures(out, k);
+	if (v->rules & VC_R_MUST_DROP)
+		k = keep_drops(out, k);
 	return k;
 }
 
-/* The first legal move (a capture when "captures"), piece by piece and the
- * royal piece first (the usual way out of a check), into *out when not
- * NULL: 1, or 0 when there is none.  Forced capture asks for a capture
- * before every move it reads; has_legal_move after every check. */
-static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf);
-static int first_legal(struct vc_position *p, int captures, vc_move *out)
+/* The first legal move (a capture with FL_CAPTURE, a drop with FL_DROP),
+ * piece by piece and the royal piece first (the usual way out of a check),
+ * into *out when not NULL: 1, or 0 when there is none.  Forced capture asks
+ * for a capture before every move it reads, must-drop for a drop;
+ * has_legal_move after every check. */
+enum { FL_ANY, FL_CAPTURE, FL_DROP };
+static int first_legal_in(struct vc_position *p, int kind, vc_move *out, vc_move *buf);
+static int first_legal(struct vc_position *p, int kind, vc_move *out)
 {
 	/* one buffer a level: a drop's mate test (drop_mates) asks again,
 	 * one level deep */
@@ -968,12 +1024,12 @@ static int first_legal(struct vc_position *p, int captures, vc_move *out)
 	static __thread int depth;
 	int d = depth > 0;
 	depth++;
-	int r = first_legal_in(p, captures, out, bufs[d]);
+	int r = first_legal_in(p, kind, out, bufs[d]);
 	depth--;
 	return r;
 }
 
-static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf)
+static int first_legal_in(struct vc_position *p, int kind, vc_move *out, vc_move *buf)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
@@ -992,15 +1048,17 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 	int16_t from_sq[VC_MAXPL];
 	int nfrom = p->npl[side];
 	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
-	for (int i = -1; i <= nfrom; i++) {
+	for (int i = kind == FL_DROP ? nfrom : -1; i <= nfrom; i++) {
 		g.n = 0;
 		if (i == nfrom) { /* castling and drops, which never capture */
-			if (captures)
+			if (kind == FL_CAPTURE)
 				break;
-			gen_castling(&g);
+			if (kind == FL_ANY)
+				gen_castling(&g);
 			if (v->rules & VC_R_DROPS)
 				gen_drops(&g);
-			gen_pass(&g);
+			if (kind == FL_ANY)
+				gen_pass(&g);
 		} else {
 			int from = i < 0 ? k : from_sq[i];
 			if (from < 0 || (i >= 0 && from == k))
@@ -1008,7 +1066,7 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 			gen_piece(&g, from);
 		}
 		for (int j = 0; j < g.n; j++)
-			if ((!captures || (buf[j].flags & VC_MF_CAPTURE)) &&
+			if ((kind != FL_CAPTURE || (buf[j].flags & VC_MF_CAPTURE)) &&
 			    (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))) {
 				if (out)
 					*out = buf[j];
@@ -1020,12 +1078,17 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 
 int vc_legal_capture(struct vc_position *p, vc_move *out)
 {
-	return first_legal(p, 1, out);
+	return first_legal(p, FL_CAPTURE, out);
+}
+
+int vc_legal_drop(struct vc_position *p, vc_move *out)
+{
+	return first_legal(p, FL_DROP, out);
 }
 
 int vc_has_legal_move(struct vc_position *p)
 {
-	return first_legal(p, 0, NULL);
+	return first_legal(p, FL_ANY, NULL);
 }
 
 int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
@@ -1225,7 +1288,8 @@ uint64_t vc_perft(struct vc_position *p, int depth)
 	if (!buf)
 		return 0;
 	const struct vc_variant *v = p->v;
-	uint64_t n = v->has_end || (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK))
+	uint64_t n = v->has_end ||
+				     (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK | VC_R_MUST_DROP))
 			     ? perft_general(p, depth, buf)
 			     : perft_rec(p, depth, buf);
 	free(buf);

@@ -1102,6 +1102,14 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-drop", msg, n,
 			    "%s may not be dropped on the %c-file: %s has one there already",
 			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
+	int colour = vc_drop_colour_bad(p, t, san->to);
+	if (colour)
+		return fail(code, "move-drop", msg, n,
+			    colour == 1 ? "%s may not be dropped on %s: %s has one on a square of that "
+					  "colour already"
+					: "cannot drop %s on %s: it would take the last square of a colour "
+					  "that %s's pieces of one kind in hand still need",
+			    piece_word(v, t, w1, sizeof w1), s1, side_name(side));
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
 	if (!vc_move_legal(p, &m))
 		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
@@ -1460,6 +1468,18 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			return fail(code, "move-illegal", msg, n,
 				    "'%.*s' captures nothing, and a capture is compulsory (%s is one)",
 				    (int)(len > 60 ? 60 : len), text, cs);
+		}
+	}
+	/* must-drop: a move on the board is illegal while a drop is legal */
+	if ((p->v->rules & VC_R_MUST_DROP) && !(out->flags & VC_MF_DROP)) {
+		vc_move d;
+		if (vc_legal_drop(p, &d)) {
+			char ds[64];
+			vc_move_san(p, &d, 0, ds, sizeof ds);
+			return fail(code, "move-illegal", msg, n,
+				    "'%.*s' moves on the board while a piece in hand can be dropped, "
+				    "and dropping comes first (%s is one)",
+				    (int)(len > 60 ? 60 : len), text, ds);
 		}
 	}
 	return 0;

@@ -554,11 +554,14 @@ static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char 
 		pt->region = (uint8_t)region_ref(l, val, "region");
 	} else if (!strcmp(key, "drop-ranks")) {
 		get_ranks(l, val, "drop-ranks", &pt->drop_ranks);
-	} else if (!strcmp(key, "drop-one-per-file") || !strcmp(key, "drop-no-mate")) {
+	} else if (!strcmp(key, "drop-one-per-file") || !strcmp(key, "drop-no-mate") ||
+		   !strcmp(key, "drop-opposite-colours")) {
 		int b = 0;
 		if (!get_bool(l, val, key, &b)) {
 			if (!strcmp(key, "drop-no-mate"))
 				pt->drop_no_mate = (uint8_t)b;
+			else if (!strcmp(key, "drop-opposite-colours"))
+				pt->drop_colours = (uint8_t)b;
 			else
 				pt->drop_file_once = (uint8_t)b;
 		}
@@ -878,6 +881,8 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "king-in-check-captures", VC_R_KING_CHECK_CAPTURES },
 			{ "gating", VC_R_GATING },
 			{ "drops-no-check", VC_R_DROP_NO_CHECK },
+			{ "must-drop", VC_R_MUST_DROP },
+			{ "castling-from-drops", VC_R_CASTLE_DROPS },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)

@@ -179,6 +179,8 @@ struct vc_ptype {
 	uint8_t drop_file_once; /* not dropped on a file that holds one of its side's pieces
 				   of its type (drop-one-per-file: shogi's nifu) */
 	uint8_t drop_no_mate;   /* a drop of it may not checkmate (drop-no-mate: uchifuzume) */
+	uint8_t drop_colours;   /* a side's pieces of it are dropped on squares of other
+				   colours (drop-opposite-colours: placement's bishops) */
 	int line;
 };
 
@@ -217,6 +219,9 @@ struct vc_castle_spec {
 #define VC_R_GATING 0x20000 /* a piece of the hand may enter on the first-rank square
 			       a piece leaves on its first move (seirawan) */
 #define VC_R_DROP_NO_CHECK 0x40000 /* no drop may give check (supply) */
+#define VC_R_MUST_DROP 0x80000 /* a side that can drop must (placement, sittuyin) */
+#define VC_R_CASTLE_DROPS 0x100000 /* a royal piece or partner dropped on its castling
+				      square gives the castling right (placement) */
 
 /* what a capture puts in hand for a promoted piece (captured-promoted) */
 #define VC_HAND_PAWN 0       /* a piece marked promoted ('~') goes as the pawn (crazyhouse) */
@@ -610,6 +615,11 @@ int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 /* drop-one-per-file: does the side to move hold a piece of type t on the
  * file of sq already (shogi's nifu)? */
 int vc_drop_file_taken(const struct vc_position *p, int t, int sq);
+/* drop-opposite-colours: would a drop of type t on sq by the side to move
+ * put two of its pieces of a type so marked on squares of one colour (1),
+ * or take the last square of a colour that one of them in hand still needs
+ * (2)?  0 when neither. */
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
 /* The end of the game by a rule of the variant's own (its "end" section
  * but mate and stalemate, which come from the moves): a VC_END_* rule, the
@@ -630,6 +640,8 @@ int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
 /* Is one of the legal moves a capture?  1 and it in *out, or 0. */
 int vc_legal_capture(struct vc_position *p, vc_move *out);
+/* Is one of the legal moves a drop?  1 and it in *out, or 0 (must-drop). */
+int vc_legal_drop(struct vc_position *p, vc_move *out);
 /* Legal moves into out; returns count. */
 int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,

@@ -20,7 +20,8 @@ fi
 variants="5check ai-wok almost amazon asean breakthrough cambodian capablanca caparandom centaur chancellor
 chigorin clobber clobber10 codrus courier embassy extinction fairy gardner gothic grand
 hoppelpoppel janus jesonmor karouk kinglet knightmate losalamos losers makpong makruk modern newzealand
-nocastle normal shako shatar shatranj suicide threekings capahouse chessgi pocketknight seirawan shouse"
+nocastle normal shako shatar shatranj suicide threekings capahouse chessgi pocketknight seirawan shouse
+placement"
 if ! command -v node >/dev/null 2>&1; then
 	for v in $variants; do echo "skip ffish-$v # node is not installed"; done
 	exit 0
