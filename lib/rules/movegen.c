@@ -289,6 +289,78 @@ static void add_gates(struct gen *g, int lo, int hi, int sq, int flag)
 	}
 }
 
+/* Would a piece of type c of side, standing on at, attack a piece of the
+ * other side, with the square empty taken as empty? */
+static int attacks_enemy(const struct vc_position *p, int c, int side, int at, int empty)
+{
+	const struct vc_variant *v = p->v;
+	int32_t off = v->pathoff[side][c][at];
+	if (!off)
+		return 0;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
+			continue;
+		for (int j = 0; j < len; j++) {
+			int sq = s[j] & VC_PS_SQMASK;
+			uint8_t occ = sq == empty ? VC_EMPTY : p->board[sq];
+			if (!occ || (s[j] & VC_PS_SELF))
+				continue;
+			if (!(s[j] & VC_PS_TRANSIT) && vc_code_color(occ) == (side ^ 1))
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Promotion as a move (promotion: as-move): the piece of type t on from,
+ * standing on its zone or the last of its type its side has, becomes a
+ * choice where it stands or by one of the choice's capturing paths to an
+ * empty square; the new piece may attack no piece of the other side
+ * there. */
+static void gen_step_promos(struct gen *g, int from, int t)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	int side = p->side, own = 0;
+	uint8_t code = vc_code(t, side);
+	for (int i = 0; i < p->npl[side] && own < 2; i++)
+		own += p->board[p->plist[side][i]] == code;
+	if (own > 1 && !vc_bit_test(v->promo_zone[side][t], from))
+		return;
+	for (uint64_t ch = v->types[t].promo_choices; ch; ch &= ch - 1) {
+		int c = __builtin_ctzll(ch);
+		if (v->types[c].promo_limit && !below_limit(p, side, c))
+			continue;
+		if (!attacks_enemy(p, c, side, from, from))
+			push(g, from, from, t, VC_MF_PROMO, c + 1);
+		int32_t off = v->pathoff[side][c][from];
+		if (!off)
+			continue;
+		const int16_t *q = v->paths + off;
+		int np = *q++;
+		for (int i = 0; i < np; i++) {
+			int len = q[0], modes = q[1];
+			const int16_t *s = q + 2;
+			q += 2 + len;
+			if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
+				continue;
+			for (int j = 0; j < len; j++) {
+				int sq = s[j] & VC_PS_SQMASK;
+				if (p->board[sq])
+					break;
+				if (!(s[j] & VC_PS_TRANSIT) && !attacks_enemy(p, c, side, sq, from))
+					push(g, from, sq, t, VC_MF_PROMO, c + 1);
+			}
+		}
+	}
+}
+
 static void gen_piece(struct gen *g, int from)
 {
 	const struct vc_position *p = g->p;
@@ -304,6 +376,8 @@ static void gen_piece(struct gen *g, int from)
 		 * only, the other square being in the lists too */
 		if ((v->two_types >> t & 1) && vc_link_is_anchor(p->sqf[from]))
 			g->n += vc_gen_two(p, from, side, -1, g->out + g->n);
+		if (v->types[t].promo_step) /* a pawn on its last rank */
+			gen_step_promos(g, from, t);
 		return;
 	}
 	const int16_t *q = v->paths + off;
@@ -375,6 +449,8 @@ static void gen_piece(struct gen *g, int from)
 	}
 	if (v->rules & VC_R_GATING)
 		add_gates(g, start_n, g->n, from, 0);
+	if (v->types[t].promo_step)
+		gen_step_promos(g, from, t);
 }
 
 static void gen_castling(struct gen *g);
@@ -690,7 +766,7 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 		return 1;
 	if (m->flags & VC_MF_DROP)
 		return (int)(p->v->drop_rule_types >> m->piece & 1);
-	if (m->from == p->king[p->side])
+	if (m->from == p->king[p->side] || (m->promo && p->v->types[m->piece].promo_step))
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
 }
@@ -725,7 +801,9 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
-	if (m->from >= 0 && v->pins[side]) {
+	if (m->from == m->to) {
+		/* a promotion in place: no square left, nothing uncovered */
+	} else if (m->from >= 0 && v->pins[side]) {
 		/* a discovered check comes from behind the square left */
 		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 		if (i == -2)
@@ -773,6 +851,8 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 		return (int)(v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK);
 	if (m->flags & VC_MF_NULL)
 		return 0;
+	if (m->promo && v->types[m->piece].promo_step)
+		return 1;
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
 }
@@ -887,7 +967,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		return 1;
 	if ((m->flags & VC_MF_DROP) && (v->drop_rule_types >> m->piece & 1))
 		return drop_mates(p, m);
-	int no_check = (m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK);
+	int no_check = ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK)) ||
+		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
@@ -910,7 +991,8 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all)
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all ||
+	    (m->promo && v->types[m->piece].promo_step))
 		return vc_move_leaves_check(p, m);
 	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 	if (i == -1)
@@ -949,13 +1031,17 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 			return why_mate;
 		}
 	}
-	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
-			  VC_R_DROP_NO_CHECK)) ||
+	int step = m->promo && v->types[m->piece].promo_step;
+	if ((!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
+			   VC_R_DROP_NO_CHECK)) &&
+	     !step) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
 	if ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK) && !vc_in_check(p, side) &&
 	    vc_in_check(p, side ^ 1))
 		why = "would give check, which no drop may do in this variant";
+	if (step && !vc_in_check(p, side) && vc_in_check(p, side ^ 1))
+		why = "would give check, which no promotion may do in this variant";
 	if (!vc_in_check(p, side) && ((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p))
 		why = facing ? "would keep the royal pieces facing each other, which only a pass may do"
 			     : "would leave the royal pieces facing each other on an open file";

@@ -1158,6 +1158,9 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 		ep |= p->ep[i] == to;
 	if (san->from_sq >= 0) {
 		cand[nc++] = (int16_t)san->from_sq;
+	} else if (san->promo >= 0 && v->types[t].promo_step) {
+		/* a promotion as a move written without its origin: in place */
+		cand[nc++] = (int16_t)to;
 	} else {
 		uint64_t mask = san->exact_piece ? 1ULL << t : v->san_group[t]; /* written alike */
 		nc = vc_reach_origins(p, side, mask, to, occ || ep, cand, 64);
@@ -1584,6 +1587,11 @@ static void san_plain(struct vc_position *p, const vc_move *m, int flags, char *
 	if (flags & VC_SAN_LONG) {
 		put_s(out, k, from);
 		put_c(out, k, cap ? 'x' : '-');
+	} else if (m->promo && v->types[t].promo_step) {
+		/* a promotion as a move: its origin, unless it stays (g7f6=F,
+		 * g7=F, as Fairy-Stockfish writes them) */
+		if (m->from != m->to)
+			put_s(out, k, from);
 	} else if (pawn) {
 		if (cap) {
 			put_c(out, k, from[0]);

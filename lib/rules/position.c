@@ -602,9 +602,10 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 	int mt = vc_code_type(mover);
 	u->movedflags = p->sqf[from];
 	int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
-	if (capsq >= 0 && p->board[capsq])
+	if (capsq >= 0 && p->board[capsq] && capsq != from)
 		take_victim(p, u, side, capsq);
-	move_piece(p, from, to);
+	if (from != to) /* a promotion in place (promotion as-move) stays */
+		move_piece(p, from, to);
 	if (v->types[mt].props & VC_P_PAWN)
 		p->halfmove = 0;
 	if (m->flags & VC_MF_XPROMO) {
@@ -778,7 +779,8 @@ void vc_pos_unmake(struct vc_position *p)
 			vc_pos_remove(p, m->to);
 			vc_pos_put(p, m->to, vc_code(m->piece, side), u->movedflags);
 		}
-		move_piece(p, m->to, m->from);
+		if (m->from != m->to)
+			move_piece(p, m->to, m->from);
 		p->sqf[m->from] = u->movedflags;
 		if (u->captured) {
 			vc_pos_put(p, u->capsq, u->captured, u->capflags);

@@ -489,6 +489,7 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 	pt->promo_mandatory = 0;
 	pt->promo_must_ranks = 0;
 	pt->promo_from_zone = 0;
+	pt->promo_step = 0;
 	drop_refs(l->choices, l->nchoices, t);
 	if (!is_map(l, val, "promotion"))
 		return;
@@ -497,6 +498,8 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 		yaml_node_t *k2 = node(l, p2->key), *v2 = node(l, p2->value);
 		if (key_is(k2, "ranks"))
 			get_ranks(l, v2, "ranks", &pt->promo_ranks);
+		else if (key_is(k2, "as-move"))
+			pt->promo_step = (uint8_t)region_ref(l, v2, "as-move");
 		else if (key_is(k2, "from-zone")) {
 			if (!get_bool(l, v2, "from-zone", &b))
 				pt->promo_from_zone = b;

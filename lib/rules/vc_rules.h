@@ -171,6 +171,8 @@ struct vc_ptype {
 				the kind it goes back to in hand (captured-promoted:
 				unpromoted); -1 */
 	int promo_from_zone; /* a move that starts in the zone may promote too (from-zone) */
+	uint8_t promo_step;  /* promotion as a move of its own (as-move: REGION): region
+				index + 1, that region its zone; 0 none */
 	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
 	uint64_t hop_immune; /* types its hops neither jump over nor capture */
 	int points;          /* its worth in tenths, for the end rule that counts points */

@@ -21,7 +21,7 @@ variants="5check ai-wok almost amazon asean breakthrough cambodian capablanca ca
 chigorin clobber clobber10 codrus courier embassy extinction fairy gardner gothic grand
 hoppelpoppel janus jesonmor karouk kinglet knightmate losalamos losers makpong makruk modern newzealand
 nocastle normal shako shatar shatranj suicide threekings capahouse chessgi pocketknight seirawan shouse
-placement"
+placement sittuyin"
 if ! command -v node >/dev/null 2>&1; then
 	for v in $variants; do echo "skip ffish-$v # node is not installed"; done
 	exit 0

@@ -116,6 +116,7 @@ gorogoro gorogoro dropmate
 judkins judkins dropmate
 loop loop
 placement placement
+sittuyin sittuyin
 "
 # the variants whose position strings are not the engine's (fsf-fen-*):
 # chess960 writes castling rights as lichess does (KQkq, X-FEN), where the
@@ -123,12 +124,12 @@ placement placement
 fen_skip="chess960"
 # the variants whose start is also counted, depths 1 to 3
 starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako minishogi shogi euroshogi gorogoro judkins
-capahouse pocketknight seirawan shouse chessgi supply placement"
+capahouse pocketknight seirawan shouse chessgi supply placement sittuyin"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
 # coordinates, every position string the engine prints equal to vchess's
 # (hands, promoted pieces, gating rights)
-fens="crazyhouse chessgi capahouse pocketknight seirawan shouse placement"
+fens="crazyhouse chessgi capahouse pocketknight seirawan shouse placement sittuyin"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e _; do
