@@ -318,6 +318,54 @@ static int attacks_enemy(const struct vc_position *p, int c, int side, int at, i
 	return 0;
 }
 
+/* Does a step of the piece type c of side from 'from' reach 'to', an
+ * empty square, along one of its capturing paths? */
+static int step_reaches(const struct vc_position *p, int c, int side, int from, int to)
+{
+	const struct vc_variant *v = p->v;
+	int32_t off = v->pathoff[side][c][from];
+	if (!off || p->board[to])
+		return 0;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
+			continue;
+		for (int j = 0; j < len; j++) {
+			int sq = s[j] & VC_PS_SQMASK;
+			if (p->board[sq])
+				break;
+			if (sq == to && !(s[j] & VC_PS_TRANSIT))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int vc_step_promo_why(const struct vc_position *p, int from, int to, int c)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, t = vc_code_type(p->board[from]), own = 0;
+	const struct vc_ptype *pt = &v->types[t];
+	if (!pt->promo_step || !(pt->promo_choices >> c & 1))
+		return VC_STEP_NO_CHOICE;
+	if (v->types[c].promo_limit && !below_limit(p, side, c))
+		return VC_STEP_LIMIT;
+	uint8_t code = vc_code(t, side);
+	for (int i = 0; i < p->npl[side] && own < 2; i++)
+		own += p->board[p->plist[side][i]] == code;
+	if (own > 1 && !vc_bit_test(v->promo_zone[side][t], from))
+		return VC_STEP_ZONE;
+	if (to != from && !step_reaches(p, c, side, from, to))
+		return VC_STEP_NO_STEP;
+	if (attacks_enemy(p, c, side, to, from))
+		return VC_STEP_ATTACKS;
+	return 0;
+}
+
 /* Promotion as a move (promotion: as-move): the piece of type t on from,
  * standing on its zone or the last of its type its side has, becomes a
  * choice where it stands or by one of the choice's capturing paths to an
@@ -327,37 +375,17 @@ static void gen_step_promos(struct gen *g, int from, int t)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
-	int side = p->side, own = 0;
-	uint8_t code = vc_code(t, side);
-	for (int i = 0; i < p->npl[side] && own < 2; i++)
-		own += p->board[p->plist[side][i]] == code;
-	if (own > 1 && !vc_bit_test(v->promo_zone[side][t], from))
-		return;
 	for (uint64_t ch = v->types[t].promo_choices; ch; ch &= ch - 1) {
 		int c = __builtin_ctzll(ch);
-		if (v->types[c].promo_limit && !below_limit(p, side, c))
-			continue;
-		if (!attacks_enemy(p, c, side, from, from))
+		int why = vc_step_promo_why(p, from, from, c);
+		if (why && why != VC_STEP_ATTACKS)
+			continue; /* the same for every destination */
+		if (!why)
 			push(g, from, from, t, VC_MF_PROMO, c + 1);
-		int32_t off = v->pathoff[side][c][from];
-		if (!off)
-			continue;
-		const int16_t *q = v->paths + off;
-		int np = *q++;
-		for (int i = 0; i < np; i++) {
-			int len = q[0], modes = q[1];
-			const int16_t *s = q + 2;
-			q += 2 + len;
-			if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
-				continue;
-			for (int j = 0; j < len; j++) {
-				int sq = s[j] & VC_PS_SQMASK;
-				if (p->board[sq])
-					break;
-				if (!(s[j] & VC_PS_TRANSIT) && !attacks_enemy(p, c, side, sq, from))
-					push(g, from, sq, t, VC_MF_PROMO, c + 1);
-			}
-		}
+		for (int sq = 0; sq < v->nsq; sq++)
+			if (sq != from && !p->board[sq] && step_reaches(p, c, p->side, from, sq) &&
+			    !attacks_enemy(p, c, p->side, sq, from))
+				push(g, from, sq, t, VC_MF_PROMO, c + 1);
 	}
 }
 

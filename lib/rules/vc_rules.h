@@ -642,6 +642,11 @@ int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
 /* Is one of the legal moves a capture?  1 and it in *out, or 0. */
 int vc_legal_capture(struct vc_position *p, vc_move *out);
+/* Promotion as a move (promotion: as-move): may the piece on from become
+ * type c on to (from itself: in place)?  0 when it may, as far as the
+ * board goes (the move's legality aside), else why not. */
+enum { VC_STEP_NO_CHOICE = 1, VC_STEP_LIMIT, VC_STEP_ZONE, VC_STEP_NO_STEP, VC_STEP_ATTACKS };
+int vc_step_promo_why(const struct vc_position *p, int from, int to, int c);
 /* Is one of the legal moves a drop?  1 and it in *out, or 0 (must-drop). */
 int vc_legal_drop(struct vc_position *p, vc_move *out);
 /* Legal moves into out; returns count. */
