@@ -612,7 +612,7 @@ static inline int sq_colour(const struct vc_variant *v, int sq)
 	return (sq % v->files + sq / v->files) & 1;
 }
 
-int vc_drop_colour_bad(const struct vc_position *p, int t, int sq)
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side;
@@ -638,8 +638,11 @@ int vc_drop_colour_bad(const struct vc_position *p, int t, int sq)
 			    vc_drop_region_ok(v, c, side, s))
 				left |= 1u << sq_colour(v, s);
 		left &= ~taken;
-		if ((int)(left & 1) + (int)(left >> 1 & 1) < p->res[side][0][c])
+		if ((int)(left & 1) + (int)(left >> 1 & 1) < p->res[side][0][c]) {
+			if (need)
+				*need = c;
 			return 2;
+		}
 	}
 	return 0;
 }
@@ -662,7 +665,7 @@ static void gen_drops(struct gen *g)
 				continue;
 			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
 			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq) ||
-			    (colours && vc_drop_colour_bad(p, t, sq)))
+			    (colours && vc_drop_colour_bad(p, t, sq, NULL)))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;

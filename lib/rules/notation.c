@@ -1102,14 +1102,20 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-drop", msg, n,
 			    "%s may not be dropped on the %c-file: %s has one there already",
 			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
-	int colour = vc_drop_colour_bad(p, t, san->to);
-	if (colour)
+	int need = -1, colour = vc_drop_colour_bad(p, t, san->to, &need);
+	if (colour == 1)
 		return fail(code, "move-drop", msg, n,
-			    colour == 1 ? "%s may not be dropped on %s: %s has one on a square of that "
-					  "colour already"
-					: "cannot drop %s on %s: it would take the last square of a colour "
-					  "that %s's pieces of one kind in hand still need",
+			    "%s may not be dropped on %s: %s has one on a square of that colour "
+			    "already, and they go on opposite colours",
 			    piece_word(v, t, w1, sizeof w1), s1, side_name(side));
+	if (colour) {
+		char w2[40];
+		return fail(code, "move-drop", msg, n,
+			    "cannot drop %s on %s: it would take the last square of a colour that "
+			    "%s's %s in hand still needs, its kind going on opposite colours",
+			    piece_word(v, t, w1, sizeof w1), s1, side_name(side),
+			    piece_word(v, need, w2, sizeof w2));
+	}
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
 	if (!vc_move_legal(p, &m))
 		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,

@@ -620,8 +620,8 @@ int vc_drop_file_taken(const struct vc_position *p, int t, int sq);
 /* drop-opposite-colours: would a drop of type t on sq by the side to move
  * put two of its pieces of a type so marked on squares of one colour (1),
  * or take the last square of a colour that one of them in hand still needs
- * (2)?  0 when neither. */
-int vc_drop_colour_bad(const struct vc_position *p, int t, int sq);
+ * (2, that type in *need when need is not NULL)?  0 when neither. */
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
 /* The end of the game by a rule of the variant's own (its "end" section
  * but mate and stalemate, which come from the moves): a VC_END_* rule, the
