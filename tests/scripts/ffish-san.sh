@@ -6,7 +6,8 @@
 # problem, ffish's results included; and the same games with one move
 # replaced by an illegal one must be caught at that ply and nowhere before
 # (in seirawan and shouse a gate that may not be made: from a square whose
-# piece has moved, or of a piece the hand does not hold).
+# piece has moved, or of a piece the hand does not hold; in placement and
+# sittuyin a move on the board while a piece of the hand can be dropped).
 #
 #   FULL=1 plays five times as many games.
 # Needs node and tests/node/node_modules (npm ci in tests/node, as .ci/run
