@@ -289,9 +289,11 @@ static void add_gates(struct gen *g, int lo, int hi, int sq, int flag)
 	}
 }
 
-/* Would a piece of type c of side, standing on at, attack a piece of the
- * other side, with the square empty taken as empty? */
-static int attacks_enemy(const struct vc_position *p, int c, int side, int at, int empty)
+/* The capturing paths of a piece of type c of side standing on at, the
+ * square empty taken as empty: with to >= 0, does one reach the empty
+ * square to?  With to < 0, does one end on a piece of the other side (would
+ * the piece attack it)? */
+static int step_walk(const struct vc_position *p, int c, int side, int at, int empty, int to)
 {
 	const struct vc_variant *v = p->v;
 	int32_t off = v->pathoff[side][c][at];
@@ -306,11 +308,16 @@ static int attacks_enemy(const struct vc_position *p, int c, int side, int at, i
 		if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
 			continue;
 		for (int j = 0; j < len; j++) {
-			int sq = s[j] & VC_PS_SQMASK;
+			int sq = s[j] & VC_PS_SQMASK, dest = !(s[j] & (VC_PS_TRANSIT | VC_PS_SELF));
 			uint8_t occ = sq == empty ? VC_EMPTY : p->board[sq];
-			if (!occ || (s[j] & VC_PS_SELF))
+			if (s[j] & VC_PS_SELF)
 				continue;
-			if (!(s[j] & VC_PS_TRANSIT) && vc_code_color(occ) == (side ^ 1))
+			if (!occ) {
+				if (sq == to && dest)
+					return 1;
+				continue;
+			}
+			if (to < 0 && dest && vc_code_color(occ) == (side ^ 1))
 				return 1;
 			break;
 		}
@@ -318,31 +325,14 @@ static int attacks_enemy(const struct vc_position *p, int c, int side, int at, i
 	return 0;
 }
 
-/* Does a step of the piece type c of side from 'from' reach 'to', an
- * empty square, along one of its capturing paths? */
-static int step_reaches(const struct vc_position *p, int c, int side, int from, int to)
+static inline int attacks_enemy(const struct vc_position *p, int c, int side, int at, int empty)
 {
-	const struct vc_variant *v = p->v;
-	int32_t off = v->pathoff[side][c][from];
-	if (!off || p->board[to])
-		return 0;
-	const int16_t *q = v->paths + off;
-	int np = *q++;
-	for (int i = 0; i < np; i++) {
-		int len = q[0], modes = q[1];
-		const int16_t *s = q + 2;
-		q += 2 + len;
-		if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
-			continue;
-		for (int j = 0; j < len; j++) {
-			int sq = s[j] & VC_PS_SQMASK;
-			if (p->board[sq])
-				break;
-			if (sq == to && !(s[j] & VC_PS_TRANSIT))
-				return 1;
-		}
-	}
-	return 0;
+	return step_walk(p, c, side, at, empty, -1);
+}
+
+static inline int step_reaches(const struct vc_position *p, int c, int side, int from, int to)
+{
+	return !p->board[to] && step_walk(p, c, side, from, -1, to);
 }
 
 int vc_step_promo_why(const struct vc_position *p, int from, int to, int c)
