@@ -295,6 +295,96 @@ static void add_gates(struct gen *g, int lo, int hi, int sq, int flag)
 	}
 }
 
+/* The capturing paths of a piece of type c of side standing on at, the
+ * square empty taken as empty: with to >= 0, does one reach the empty
+ * square to?  With to < 0, does one end on a piece of the other side (would
+ * the piece attack it)? */
+static int step_walk(const struct vc_position *p, int c, int side, int at, int empty, int to)
+{
+	const struct vc_variant *v = p->v;
+	int32_t off = v->pathoff[side][c][at];
+	if (!off)
+		return 0;
+	const int16_t *q = v->paths + off;
+	int np = *q++;
+	for (int i = 0; i < np; i++) {
+		int len = q[0], modes = q[1];
+		const int16_t *s = q + 2;
+		q += 2 + len;
+		if (!(modes & VC_MODE_CAPTURE) || (modes & (VC_MODE_HOP | VC_MODE_FIRST)))
+			continue;
+		for (int j = 0; j < len; j++) {
+			int sq = s[j] & VC_PS_SQMASK, dest = !(s[j] & (VC_PS_TRANSIT | VC_PS_SELF));
+			uint8_t occ = sq == empty ? VC_EMPTY : p->board[sq];
+			if (s[j] & VC_PS_SELF)
+				continue;
+			if (!occ) {
+				if (sq == to && dest)
+					return 1;
+				continue;
+			}
+			if (to < 0 && dest && vc_code_color(occ) == (side ^ 1))
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+static inline int attacks_enemy(const struct vc_position *p, int c, int side, int at, int empty)
+{
+	return step_walk(p, c, side, at, empty, -1);
+}
+
+static inline int step_reaches(const struct vc_position *p, int c, int side, int from, int to)
+{
+	return !p->board[to] && step_walk(p, c, side, from, -1, to);
+}
+
+int vc_step_promo_why(const struct vc_position *p, int from, int to, int c)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, t = vc_code_type(p->board[from]), own = 0;
+	const struct vc_ptype *pt = &v->types[t];
+	if (!pt->promo_step || !(pt->promo_choices >> c & 1))
+		return VC_STEP_NO_CHOICE;
+	if (v->types[c].promo_limit && !below_limit(p, side, c))
+		return VC_STEP_LIMIT;
+	uint8_t code = vc_code(t, side);
+	for (int i = 0; i < p->npl[side] && own < 2; i++)
+		own += p->board[p->plist[side][i]] == code;
+	if (own > 1 && !vc_bit_test(v->promo_zone[side][t], from))
+		return VC_STEP_ZONE;
+	if (to != from && !step_reaches(p, c, side, from, to))
+		return VC_STEP_NO_STEP;
+	if (attacks_enemy(p, c, side, to, from))
+		return VC_STEP_ATTACKS;
+	return 0;
+}
+
+/* Promotion as a move (promotion: as-move): the piece of type t on from,
+ * standing on its zone or the last of its type its side has, becomes a
+ * choice where it stands or by one of the choice's capturing paths to an
+ * empty square; the new piece may attack no piece of the other side
+ * there. */
+static void gen_step_promos(struct gen *g, int from, int t)
+{
+	const struct vc_position *p = g->p;
+	const struct vc_variant *v = p->v;
+	for (uint64_t ch = v->types[t].promo_choices; ch; ch &= ch - 1) {
+		int c = __builtin_ctzll(ch);
+		int why = vc_step_promo_why(p, from, from, c);
+		if (why && why != VC_STEP_ATTACKS)
+			continue; /* the same for every destination */
+		if (!why)
+			push(g, from, from, t, VC_MF_PROMO, c + 1);
+		for (int sq = 0; sq < v->nsq; sq++)
+			if (sq != from && !p->board[sq] && step_reaches(p, c, p->side, from, sq) &&
+			    !attacks_enemy(p, c, p->side, sq, from))
+				push(g, from, sq, t, VC_MF_PROMO, c + 1);
+	}
+}
+
 static void gen_piece(struct gen *g, int from)
 {
 	const struct vc_position *p = g->p;
@@ -310,6 +400,8 @@ static void gen_piece(struct gen *g, int from)
 		 * only, the other square being in the lists too */
 		if ((v->two_types >> t & 1) && vc_link_is_anchor(p->sqf[from]))
 			g->n += vc_gen_two(p, from, side, -1, g->out + g->n);
+		if (v->types[t].promo_step) /* a pawn on its last rank */
+			gen_step_promos(g, from, t);
 		return;
 	}
 	const int16_t *q = v->paths + off;
@@ -381,6 +473,8 @@ static void gen_piece(struct gen *g, int from)
 	}
 	if (v->rules & VC_R_GATING)
 		add_gates(g, start_n, g->n, from, 0);
+	if (v->types[t].promo_step)
+		gen_step_promos(g, from, t);
 }
 
 static void gen_castling(struct gen *g);
@@ -508,11 +602,55 @@ int vc_drop_file_taken(const struct vc_position *p, int t, int sq)
 	       (files_held(p, p->side, t) >> (sq % p->v->files) & 1);
 }
 
+/* The colour of a square: 0 dark (a1's), 1 light. */
+static inline int sq_colour(const struct vc_variant *v, int sq)
+{
+	return (sq % v->files + sq / v->files) & 1;
+}
+
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	for (int c = 0; c < v->ntypes; c++) {
+		if (!v->types[c].drop_colours || (c != t && !p->res[side][0][c]))
+			continue;
+		/* the colours its pieces on the board stand on */
+		unsigned taken = 0;
+		uint8_t code = vc_code(c, side);
+		for (int i = 0; i < p->npl[side]; i++)
+			if (p->board[p->plist[side][i]] == code)
+				taken |= 1u << sq_colour(v, p->plist[side][i]);
+		if (c == t) {
+			if (taken >> sq_colour(v, sq) & 1)
+				return 1;
+			continue;
+		}
+		/* another piece dropped on sq: the colours still free for the
+		 * pieces of c in hand, each where c may be dropped */
+		unsigned left = 0;
+		for (int s = 0; s < v->nsq; s++)
+			if (s != sq && !p->board[s] && vc_drop_rank_ok(v, c, vc_rel_rank(v, side, s)) &&
+			    vc_drop_region_ok(v, c, side, s))
+				left |= 1u << sq_colour(v, s);
+		left &= ~taken;
+		if ((int)(left & 1) + (int)(left >> 1 & 1) < p->res[side][0][c]) {
+			if (need)
+				*need = c;
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static void gen_drops(struct gen *g)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
 	int side = p->side;
+	int colours = 0;
+	for (int t = 0; t < v->ntypes; t++)
+		colours |= v->types[t].drop_colours;
 	/* drops come from the first reserve area: the hand, or the airfield */
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
@@ -523,7 +661,8 @@ static void gen_drops(struct gen *g)
 			if (p->board[sq])
 				continue;
 			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
-			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq))
+			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq) ||
+			    (colours && vc_drop_colour_bad(p, t, sq, NULL)))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
@@ -760,7 +899,7 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 		return 1;
 	if (m->flags & VC_MF_DROP)
 		return (int)(p->v->drop_rule_types >> m->piece & 1);
-	if (m->from == p->king[p->side])
+	if (m->from == p->king[p->side] || (m->promo && p->v->types[m->piece].promo_step))
 		return 1;
 	return pi->any && vc_bit_test(pi->set, m->from);
 }
@@ -795,7 +934,9 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
-	if (m->from >= 0 && v->pins[side]) {
+	if (m->from == m->to) {
+		/* a promotion in place: no square left, nothing uncovered */
+	} else if (m->from >= 0 && v->pins[side]) {
 		/* a discovered check comes from behind the square left */
 		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 		if (i == -2)
@@ -843,6 +984,8 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 		return (int)(v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK);
 	if (m->flags & VC_MF_NULL)
 		return 0;
+	if (m->promo && v->types[m->piece].promo_step)
+		return 1;
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
 }
@@ -957,7 +1100,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		return 1;
 	if ((m->flags & VC_MF_DROP) && (v->drop_rule_types >> m->piece & 1))
 		return drop_mates(p, m);
-	int no_check = (m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK);
+	int no_check = ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK)) ||
+		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
 		return board_leaves_check(p, m, -1);
 	if (vc_pos_make(p, m) != 0)
@@ -980,7 +1124,8 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all)
+	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all ||
+	    (m->promo && v->types[m->piece].promo_step))
 		return vc_move_leaves_check(p, m);
 	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 	if (i == -1)
@@ -1019,13 +1164,17 @@ const char *vc_illegal_why(struct vc_position *p, const vc_move *gm)
 			return why_mate;
 		}
 	}
-	if (!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
-			  VC_R_DROP_NO_CHECK)) ||
+	int step = m->promo && v->types[m->piece].promo_step;
+	if ((!(v->rules & (VC_R_NO_CHECK | VC_R_EXPLOSION | VC_R_NO_FACING | VC_R_BIKJANG |
+			   VC_R_DROP_NO_CHECK)) &&
+	     !step) ||
 	    vc_pos_make(p, m) != 0)
 		return why;
 	if ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK) && !vc_in_check(p, side) &&
 	    vc_in_check(p, side ^ 1))
 		why = "would give check, which no drop may do in this variant";
+	if (step && !vc_in_check(p, side) && vc_in_check(p, side ^ 1))
+		why = "would give check, which no promotion may do in this variant";
 	if (!vc_in_check(p, side) && ((v->rules & VC_R_NO_FACING) || facing) && vc_kings_face(p))
 		why = facing ? "would keep the royal pieces facing each other, which only a pass may do"
 			     : "would leave the royal pieces facing each other on an open file";
@@ -1048,6 +1197,16 @@ static int keep_captures(vc_move *out, int n)
 	return k ? k : n;
 }
 
+/* must-drop: when some of the n moves are drops, only those stay */
+static int keep_drops(vc_move *out, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (out[i].flags & VC_MF_DROP)
+			out[k++] = out[i];
+	return k ? k : n;
+}
+
 int vc_gen_legal(struct vc_position *p, vc_move *out)
 {
 	const struct vc_variant *v = p->v;
@@ -1064,15 +1223,19 @@ int vc_gen_legal(struct vc_position *p, vc_move *out)
 	}
 	if (v->rules & VC_R_FORCED_CAPTURE)
 		k = keep_captures(out, k);
+	if (v->rules & VC_R_MUST_DROP)
+		k = keep_drops(out, k);
 	return k;
 }
 
-/* The first legal move (a capture when "captures"), piece by piece and the
- * royal piece first (the usual way out of a check), into *out when not
- * NULL: 1, or 0 when there is none.  Forced capture asks for a capture
- * before every move it reads; has_legal_move after every check. */
-static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf);
-static int first_legal(struct vc_position *p, int captures, vc_move *out)
+/* The first legal move (a capture with FL_CAPTURE, a drop with FL_DROP),
+ * piece by piece and the royal piece first (the usual way out of a check),
+ * into *out when not NULL: 1, or 0 when there is none.  Forced capture asks
+ * for a capture before every move it reads, must-drop for a drop;
+ * has_legal_move after every check. */
+enum { FL_ANY, FL_CAPTURE, FL_DROP };
+static int first_legal_in(struct vc_position *p, int kind, vc_move *out, vc_move *buf);
+static int first_legal(struct vc_position *p, int kind, vc_move *out)
 {
 	/* one buffer a level: a drop's mate test (drop_mates) asks again,
 	 * one level deep */
@@ -1080,12 +1243,12 @@ static int first_legal(struct vc_position *p, int captures, vc_move *out)
 	static __thread int depth;
 	int d = depth > 0;
 	depth++;
-	int r = first_legal_in(p, captures, out, bufs[d]);
+	int r = first_legal_in(p, kind, out, bufs[d]);
 	depth--;
 	return r;
 }
 
-static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_move *buf)
+static int first_legal_in(struct vc_position *p, int kind, vc_move *out, vc_move *buf)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
@@ -1104,15 +1267,17 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 	int16_t from_sq[VC_MAXPL];
 	int nfrom = p->npl[side];
 	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
-	for (int i = -1; i <= nfrom; i++) {
+	for (int i = kind == FL_DROP ? nfrom : -1; i <= nfrom; i++) {
 		g.n = 0;
 		if (i == nfrom) { /* castling and drops, which never capture */
-			if (captures)
+			if (kind == FL_CAPTURE)
 				break;
-			gen_castling(&g);
+			if (kind == FL_ANY)
+				gen_castling(&g);
 			if (v->rules & VC_R_DROPS)
 				gen_drops(&g);
-			gen_pass(&g);
+			if (kind == FL_ANY)
+				gen_pass(&g);
 		} else {
 			int from = i < 0 ? k : from_sq[i];
 			if (from < 0 || (i >= 0 && from == k))
@@ -1120,7 +1285,7 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 			gen_piece(&g, from);
 		}
 		for (int j = 0; j < g.n; j++)
-			if ((!captures || (buf[j].flags & VC_MF_CAPTURE)) &&
+			if ((kind != FL_CAPTURE || (buf[j].flags & VC_MF_CAPTURE)) &&
 			    (!test || !needs_test(p, &pi, &buf[j]) || vc_move_legal(p, &buf[j]))) {
 				if (out)
 					*out = buf[j];
@@ -1132,12 +1297,17 @@ static int first_legal_in(struct vc_position *p, int captures, vc_move *out, vc_
 
 int vc_legal_capture(struct vc_position *p, vc_move *out)
 {
-	return first_legal(p, 1, out);
+	return first_legal(p, FL_CAPTURE, out);
+}
+
+int vc_legal_drop(struct vc_position *p, vc_move *out)
+{
+	return first_legal(p, FL_DROP, out);
 }
 
 int vc_has_legal_move(struct vc_position *p)
 {
-	return first_legal(p, 0, NULL);
+	return first_legal(p, FL_ANY, NULL);
 }
 
 int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
@@ -1337,7 +1507,8 @@ uint64_t vc_perft(struct vc_position *p, int depth)
 	if (!buf)
 		return 0;
 	const struct vc_variant *v = p->v;
-	uint64_t n = v->has_end || (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK))
+	uint64_t n = v->has_end ||
+				     (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK | VC_R_MUST_DROP))
 			     ? perft_general(p, depth, buf)
 			     : perft_rec(p, depth, buf);
 	free(buf);

@@ -1160,6 +1160,20 @@ static int resolve_drop(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-drop", msg, n,
 			    "%s may not be dropped on the %c-file: %s has one there already",
 			    piece_word(v, t, w1, sizeof w1), s1[0], side_name(side));
+	int need = -1, colour = vc_drop_colour_bad(p, t, san->to, &need);
+	if (colour == 1)
+		return fail(code, "move-drop", msg, n,
+			    "%s may not be dropped on %s: %s has one on a square of that colour "
+			    "already, and they go on opposite colours",
+			    piece_word(v, t, w1, sizeof w1), s1, side_name(side));
+	if (colour) {
+		char w2[40];
+		return fail(code, "move-drop", msg, n,
+			    "cannot drop %s on %s: it would take the last square of a colour that "
+			    "%s's %s in hand still needs, its kind going on opposite colours",
+			    piece_word(v, t, w1, sizeof w1), s1, side_name(side),
+			    piece_word(v, need, w2, sizeof w2));
+	}
 	vc_move m = { -1, (int16_t)san->to, -1, -1, -1, (uint8_t)t, 0, VC_MF_DROP, 0, 0 };
 	if (up >= 0) {
 		m.promo = (uint8_t)(up + 1);
@@ -1461,6 +1475,61 @@ static int resolve_generated(struct why *w, vc_move *out, int *untested)
 	return say_why_not(w);
 }
 
+/* A promotion as a move (promotion: as-move): in place (g7=F), or by a
+ * step written with its origin (g7f6=F); when there is no such move, the
+ * reason, by the rule it breaks. */
+static int resolve_step(struct vc_position *p, const struct vc_san *san, int t, const char *text,
+			int tl, vc_move *out, const char **code, char *msg, size_t n)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, from = san->from_sq >= 0 ? san->from_sq : san->to, c = san->promo;
+	char w1[40], w2[40], s1[8], s2[8];
+	piece_word(v, t, w1, sizeof w1);
+	piece_word(v, c, w2, sizeof w2);
+	vc_square_name(v, from, s1);
+	vc_square_name(v, san->to, s2);
+	if (p->board[from] != vc_code(t, side))
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s': no %s of %s's on %s: a %s promotes by a move of its own, where "
+			    "it stands or by a step written with its origin",
+			    tl, text, w1, side_name(side), s1, w1);
+	switch (vc_step_promo_why(p, from, san->to, c)) {
+	case 0:
+		break;
+	case VC_STEP_NO_CHOICE:
+		return fail(code, "move-illegal", msg, n, "'%.*s': a %s may not become a %s", tl,
+			    text, w1, w2);
+	case VC_STEP_LIMIT:
+		if (v->types[c].promo_limit == 1)
+			return fail(code, "move-illegal", msg, n,
+				    "'%.*s': a %s may become a %s only while %s has none", tl, text, w1,
+				    w2, side_name(side));
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s': a %s may become a %s only while %s has fewer than %d on the board",
+			    tl, text, w1, w2, side_name(side), v->types[c].promo_limit);
+	case VC_STEP_ZONE:
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s': a %s promotes only on its promotion squares (%s), unless it is "
+			    "%s's last",
+			    tl, text, w1, v->region_name[v->types[t].promo_step - 1], side_name(side));
+	case VC_STEP_NO_STEP:
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s': %s is no step of a %s from %s onto an empty square", tl, text, s2,
+			    w2, s1);
+	default:
+		return fail(code, "move-illegal", msg, n,
+			    "'%.*s': the new %s would attack a piece of %s's from %s, which no promotion "
+			    "may do",
+			    tl, text, w2, side_name(side ^ 1), s2);
+	}
+	vc_move m = { (int16_t)from, (int16_t)san->to, -1, -1, -1, (uint8_t)t, (uint8_t)(c + 1),
+		      VC_MF_PROMO, 0, 0 };
+	if (!vc_move_legal(p, &m))
+		return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text, vc_illegal_why(p, &m));
+	*out = m;
+	return 0;
+}
+
 /* The special kinds first: castling, drops, two-square moves, castling in
  * coordinates.  Then a piece's move: its candidates, and when one of a
  * simple piece remains, the move made of it without generation (the
@@ -1495,6 +1564,8 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		t = v->pawn_type;
 	if (t < 0)
 		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
+	if (san->promo >= 0 && v->types[t].promo_step)
+		return resolve_step(p, san, t, text, tl, out, code, msg, n);
 	int16_t cand[64];
 	int nk = candidates(p, san, t, cand);
 	/* the one candidate reaches the square, unless its type's attacks are
@@ -1530,6 +1601,18 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 			return fail(code, "move-illegal", msg, n,
 				    "'%.*s' captures nothing, and a capture is compulsory (%s is one)",
 				    (int)(len > 60 ? 60 : len), text, cs);
+		}
+	}
+	/* must-drop: a move on the board is illegal while a drop is legal */
+	if ((p->v->rules & VC_R_MUST_DROP) && !(out->flags & VC_MF_DROP)) {
+		vc_move d;
+		if (vc_legal_drop(p, &d)) {
+			char ds[64];
+			vc_move_san(p, &d, 0, ds, sizeof ds);
+			return fail(code, "move-illegal", msg, n,
+				    "'%.*s' moves on the board while a piece in hand can be dropped, "
+				    "and dropping comes first (%s is one)",
+				    (int)(len > 60 ? 60 : len), text, ds);
 		}
 	}
 	return 0;
@@ -1634,6 +1717,11 @@ static void san_plain(struct vc_position *p, const vc_move *m, int flags, char *
 	if (flags & VC_SAN_LONG) {
 		put_s(out, k, from);
 		put_c(out, k, cap ? 'x' : '-');
+	} else if (m->promo && v->types[t].promo_step) {
+		/* a promotion as a move: its origin, unless it stays (g7f6=F,
+		 * g7=F, as Fairy-Stockfish writes them) */
+		if (m->from != m->to)
+			put_s(out, k, from);
 	} else if (pawn) {
 		if (cap) {
 			put_c(out, k, from[0]);

@@ -355,6 +355,33 @@ static inline void save_undo(struct vc_undo *u, const struct vc_position *p, con
 	u->gates[1] = p->gates[1];
 }
 
+/* castling-from-drops: a royal piece dropped on its castling square gets
+ * the right of each side whose partner stands on the partner's square, and
+ * a partner dropped there gets its side's right when the royal piece
+ * stands on its square (fixed-style castling; Black's squares mirrored). */
+static void drop_rights(struct vc_position *p, int side, int t, int to)
+{
+	const struct vc_variant *v = p->v;
+	int mirror = side == VC_BLACK;
+	int ksq = v->castle_king;
+	if (ksq < 0 || v->castle_style != VC_CASTLE_FIXED)
+		return;
+	if (mirror)
+		ksq = vc_sq(v->files, ksq % v->files, v->ranks - 1 - ksq / v->files);
+	if (p->board[ksq] != vc_code(v->castle_type, side))
+		return;
+	for (int i = 0; i < v->ncastle; i++) {
+		int psq = v->castle[i].partner;
+		if (mirror)
+			psq = vc_sq(v->files, psq % v->files, v->ranks - 1 - psq / v->files);
+		uint8_t c = p->board[psq];
+		if ((to == ksq || to == psq) && c && vc_code_color(c) == side &&
+		    (!v->castle_partners || (v->castle_partners >> vc_code_type(c) & 1)) &&
+		    (to == ksq ? t == v->castle_type : t == vc_code_type(c)))
+			p->castle[side][i] = (int16_t)psq;
+	}
+}
+
 /* A drop: a piece from the reserve area m->extra onto the board. */
 static inline void make_drop(struct vc_position *p, struct vc_undo *u, const vc_move *m, int side)
 {
@@ -363,6 +390,8 @@ static inline void make_drop(struct vc_position *p, struct vc_undo *u, const vc_
 	vc_pos_put(p, m->to, vc_code(m->promo ? m->promo - 1 : m->piece, side), 0);
 	if (p->v->types[m->piece].props & VC_P_PAWN)
 		p->halfmove = 0;
+	if (p->v->rules & VC_R_CASTLE_DROPS)
+		drop_rights(p, side, m->piece, m->to);
 }
 
 /* A two-square piece: lifted off both squares, its new squares emptied
@@ -574,9 +603,10 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 	int mt = vc_code_type(mover);
 	u->movedflags = p->sqf[from];
 	int capsq = (m->flags & VC_MF_EP) ? u->epvictim : to;
-	if (capsq >= 0 && p->board[capsq])
+	if (capsq >= 0 && p->board[capsq] && capsq != from)
 		take_victim(p, u, side, capsq);
-	move_piece(p, from, to);
+	if (from != to) /* a promotion in place (promotion as-move) stays */
+		move_piece(p, from, to);
 	if (v->types[mt].props & VC_P_PAWN)
 		p->halfmove = 0;
 	if (m->flags & VC_MF_XPROMO) {
@@ -682,7 +712,7 @@ int vc_pos_make(struct vc_position *p, const vc_move *m)
 	uint64_t cw[2];
 	_Static_assert(sizeof p->castle == sizeof cw, "castling rights are 16 bytes");
 	memcpy(cw, p->castle, sizeof cw);
-	int live = v->ncastle && (cw[0] & cw[1]) != ~0ULL;
+	int live = v->ncastle && ((cw[0] & cw[1]) != ~0ULL || (v->rules & VC_R_CASTLE_DROPS));
 	save_undo(u, p, m);
 	/* the last move's en-passant targets go */
 	for (int i = 0; i < p->nep; i++)
@@ -752,7 +782,8 @@ void vc_pos_unmake(struct vc_position *p)
 			vc_pos_remove(p, m->to);
 			vc_pos_put(p, m->to, vc_code(m->piece, side), u->movedflags);
 		}
-		move_piece(p, m->to, m->from);
+		if (m->from != m->to)
+			move_piece(p, m->to, m->from);
 		p->sqf[m->from] = u->movedflags;
 		if (u->captured) {
 			vc_pos_put(p, u->capsq, u->captured, u->capflags);

@@ -817,6 +817,9 @@ static void promotion_zones(struct vc_variant *v)
 		for (int t = 0; t < v->ntypes; t++) {
 			zone_from_ranks(v, s, v->types[t].promo_ranks, v->promo_zone[s][t]);
 			zone_from_ranks(v, s, v->types[t].auto_ranks, v->auto_zone[s][t]);
+			if (v->types[t].promo_step) /* as-move: the region's squares */
+				memcpy(v->promo_zone[s][t], v->region[v->types[t].promo_step - 1][s],
+				       sizeof v->promo_zone[s][t]);
 		}
 }
 

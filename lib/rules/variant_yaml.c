@@ -489,6 +489,7 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 	pt->promo_mandatory = 0;
 	pt->promo_must_ranks = 0;
 	pt->promo_from_zone = 0;
+	pt->promo_step = 0;
 	drop_refs(l->choices, l->nchoices, t);
 	if (!is_map(l, val, "promotion"))
 		return;
@@ -497,6 +498,8 @@ static void read_promotion(struct ld *l, yaml_node_t *val, struct vc_ptype *pt, 
 		yaml_node_t *k2 = node(l, p2->key), *v2 = node(l, p2->value);
 		if (key_is(k2, "ranks"))
 			get_ranks(l, v2, "ranks", &pt->promo_ranks);
+		else if (key_is(k2, "as-move"))
+			pt->promo_step = (uint8_t)region_ref(l, v2, "as-move");
 		else if (key_is(k2, "from-zone")) {
 			if (!get_bool(l, v2, "from-zone", &b))
 				pt->promo_from_zone = b;
@@ -554,11 +557,14 @@ static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char 
 		pt->region = (uint8_t)region_ref(l, val, "region");
 	} else if (!strcmp(key, "drop-ranks")) {
 		get_ranks(l, val, "drop-ranks", &pt->drop_ranks);
-	} else if (!strcmp(key, "drop-one-per-file") || !strcmp(key, "drop-no-mate")) {
+	} else if (!strcmp(key, "drop-one-per-file") || !strcmp(key, "drop-no-mate") ||
+		   !strcmp(key, "drop-opposite-colours")) {
 		int b = 0;
 		if (!get_bool(l, val, key, &b)) {
 			if (!strcmp(key, "drop-no-mate"))
 				pt->drop_no_mate = (uint8_t)b;
+			else if (!strcmp(key, "drop-opposite-colours"))
+				pt->drop_colours = (uint8_t)b;
 			else
 				pt->drop_file_once = (uint8_t)b;
 		}
@@ -879,6 +885,8 @@ static void read_rules(struct ld *l, yaml_node_t *n)
 			{ "gating", VC_R_GATING },
 			{ "drops-no-check", VC_R_DROP_NO_CHECK },
 			{ "drop-promoted", VC_R_DROP_PROMOTED },
+			{ "must-drop", VC_R_MUST_DROP },
+			{ "castling-from-drops", VC_R_CASTLE_DROPS },
 		};
 		size_t i;
 		for (i = 0; i < VC_NELEM(sw); i++)

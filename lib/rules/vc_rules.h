@@ -172,6 +172,8 @@ struct vc_ptype {
 				unpromoted); -1 */
 	int promo_from_zone; /* a move that starts in the zone may promote too (from-zone) */
 	int flip_to;         /* the other face of a two-faced piece (X and +X), -1 */
+	uint8_t promo_step;  /* promotion as a move of its own (as-move: REGION): region
+				index + 1, that region its zone; 0 none */
 	uint8_t region;      /* region index + 1: it never moves to a square outside; 0 */
 	uint64_t hop_immune; /* types its hops neither jump over nor capture */
 	int points;          /* its worth in tenths, for the end rule that counts points */
@@ -180,6 +182,8 @@ struct vc_ptype {
 	uint8_t drop_file_once; /* not dropped on a file that holds one of its side's pieces
 				   of its type (drop-one-per-file: shogi's nifu) */
 	uint8_t drop_no_mate;   /* a drop of it may not checkmate (drop-no-mate: uchifuzume) */
+	uint8_t drop_colours;   /* a side's pieces of it are dropped on squares of other
+				   colours (drop-opposite-colours: placement's bishops) */
 	int line;
 };
 
@@ -221,6 +225,9 @@ struct vc_castle_spec {
 #define VC_R_FLIP_MOVES 0x800000   /* a two-faced piece turns over after every move (kyoto shogi) */
 #define VC_R_FLIP_CAPTURES 0x1000000 /* ... after every capture (micro shogi) */
 #define VC_R_DROP_PROMOTED 0x2000000 /* a piece in hand may be dropped as its '+' form */
+#define VC_R_MUST_DROP 0x80000 /* a side that can drop must (placement, sittuyin) */
+#define VC_R_CASTLE_DROPS 0x100000 /* a royal piece or partner dropped on its castling
+				      square gives the castling right (placement) */
 
 /* what a capture puts in hand for a promoted piece (captured-promoted) */
 #define VC_HAND_PAWN 0       /* a piece marked promoted ('~') goes as the pawn (crazyhouse) */
@@ -628,6 +635,11 @@ int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 /* drop-one-per-file: does the side to move hold a piece of type t on the
  * file of sq already (shogi's nifu)? */
 int vc_drop_file_taken(const struct vc_position *p, int t, int sq);
+/* drop-opposite-colours: would a drop of type t on sq by the side to move
+ * put two of its pieces of a type so marked on squares of one colour (1),
+ * or take the last square of a colour that one of them in hand still needs
+ * (2, that type in *need when need is not NULL)?  0 when neither. */
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need);
 int vc_gen_castling(const struct vc_position *p, vc_move *out);
 /* The end of the game by a rule of the variant's own (its "end" section
  * but mate and stalemate, which come from the moves): a VC_END_* rule, the
@@ -648,6 +660,13 @@ int vc_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
 /* Is one of the legal moves a capture?  1 and it in *out, or 0. */
 int vc_legal_capture(struct vc_position *p, vc_move *out);
+/* Promotion as a move (promotion: as-move): may the piece on from become
+ * type c on to (from itself: in place)?  0 when it may, as far as the
+ * board goes (the move's legality aside), else why not. */
+enum { VC_STEP_NO_CHOICE = 1, VC_STEP_LIMIT, VC_STEP_ZONE, VC_STEP_NO_STEP, VC_STEP_ATTACKS };
+int vc_step_promo_why(const struct vc_position *p, int from, int to, int c);
+/* Is one of the legal moves a drop?  1 and it in *out, or 0 (must-drop). */
+int vc_legal_drop(struct vc_position *p, vc_move *out);
 /* Legal moves into out; returns count. */
 int vc_gen_legal(struct vc_position *p, vc_move *out);
 /* Does a pseudo-legal move leave the mover's royal piece attacked?  1 yes,

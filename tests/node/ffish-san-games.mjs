@@ -13,7 +13,10 @@
 // comment "{broken at ply N}".  Two drops that ffish writes alike (kyoto
 // shogi's G@c3 for a lance and for a knight dropped gold side up) are
 // written in coordinates (+L@c3).  A game where no such move is found is left
-// out of the broken file.  In a variant with gating (some first move of
+// out of the broken file.  In a variant whose start has only drops
+// (must-drop: placement, sittuyin), the move put in is instead a move on
+// the board while the hand still holds a piece that can be dropped.  In a
+// variant with gating (some first move of
 // the start is written with '/', as Nf3/H), the move put in is instead a
 // legal move made to gate a piece of the hand where it may not: from a
 // square whose piece has moved, or a piece the hand does not hold.
@@ -103,6 +106,19 @@ function game(variant, g) {
 		list.map((s, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + s + '\n').join('');
 	const good = tags(result) + moves(sans) + result + '\n\n';
 	const tries = [];
+	// Must-drop (placement, sittuyin: the start's moves are all drops): a
+	// move on the board, legal once the hand is emptied, played while a
+	// piece of the hand can still be dropped.
+	const mustDrop = ucis.length && ucis[0].every((u) => u.includes('@'));
+	for (let k = 1; mustDrop && k < sans.length; k++) {
+		if (!ucis[k].every((u) => u.includes('@')))
+			break;
+		const bare = new ffish.Board(variant, fens[k].replace(/\[[^\]]*\]/, '[]'));
+		const board = bare.legalMoves().split(' ').filter((m) => m && !m.includes('@'));
+		if (board.length)
+			tries.push([k, bare.sanMove(board[rnd(board.length)])]);
+		bare.delete();
+	}
 	for (let k = 2; gating && k < sans.length; k++) {
 		const t = gateTry(variant, fens[k], ucis[k], k);
 		if (t)

@@ -6,9 +6,10 @@
 # problem, ffish's results included; and the same games with one move
 # replaced by an illegal one must be caught at that ply and nowhere before
 # (in seirawan and shouse a gate that may not be made: from a square whose
-# piece has moved, or of a piece the hand does not hold).  Kyoto and micro
-# shogi are here, where no drop rule can be broken; the rest of the shogi
-# family is in ffish-shogi.sh.
+# piece has moved, or of a piece the hand does not hold; in placement and
+# sittuyin a move on the board while a piece of the hand can be dropped).
+# Kyoto and micro shogi are here, where no drop rule can be broken; the rest
+# of the shogi family is in ffish-shogi.sh.
 #
 #   FULL=1 plays five times as many games.
 # Needs node and tests/node/node_modules (npm ci in tests/node, as .ci/run
@@ -23,7 +24,7 @@ variants="5check ai-wok almost amazon asean breakthrough cambodian capablanca ca
 chigorin clobber clobber10 codrus courier embassy extinction fairy gardner gothic grand
 hoppelpoppel janus jesonmor karouk kinglet knightmate losalamos losers makpong makruk modern newzealand
 nocastle normal shako shatar shatranj suicide threekings capahouse chessgi pocketknight seirawan shouse
-kyotoshogi micro"
+kyotoshogi micro placement sittuyin"
 if ! command -v node >/dev/null 2>&1; then
 	for v in $variants; do echo "skip ffish-$v # node is not installed"; done
 	exit 0

@@ -118,6 +118,8 @@ loop loop
 kyotoshogi kyotoshogi
 micro micro
 dobutsu dobutsu
+placement placement
+sittuyin sittuyin
 "
 # the variants whose position strings are not the engine's (fsf-fen-*):
 # chess960 writes castling rights as lichess does (KQkq, X-FEN), where the
@@ -125,12 +127,14 @@ dobutsu dobutsu
 fen_skip="chess960"
 # the variants whose start is also counted, depths 1 to 3
 starts="xiangqi minixiangqi manchu janggi janggicasual janggimodern janggitraditional cambodian karouk shako minishogi shogi euroshogi gorogoro judkins
-capahouse pocketknight seirawan shouse chessgi supply kyotoshogi micro dobutsu"
+capahouse pocketknight seirawan shouse chessgi supply kyotoshogi micro dobutsu
+placement sittuyin"
 starts=$(echo $starts)
 # the variants whose random game is also played in the engine from its
 # coordinates, every position string the engine prints equal to vchess's
 # (hands, promoted pieces, gating rights)
-fens="crazyhouse chessgi capahouse pocketknight seirawan shouse kyotoshogi micro dobutsu"
+fens="crazyhouse chessgi capahouse pocketknight seirawan shouse kyotoshogi micro dobutsu
+placement sittuyin"
 table=$(printf '%s\n' "$table" | grep -E -- "${FSF_ONLY:-.}")
 if ! command -v fairy-stockfish >/dev/null 2>&1; then
 	printf '%s\n' "$table" | while read -r v e _; do
