@@ -57,7 +57,7 @@ static const struct cli_opt opts[] = {
 	{ O_KEEP, "keep-broken", NULL, "write broken games too, with their errors" },
 	{ O_REJECTS, "rejects", "FILE", "the bytes of broken games to FILE" },
 	{ O_LONG, "long", NULL, "moves in long algebraic notation (Ng1-f3)" },
-	{ O_MOVES, "moves", "STYLE", "text: moves as san (default), lan (--long) or uci" },
+	{ O_MOVES, "moves", "STYLE", "text: san, lan, uci, shogi, shogi-number or hosking" },
 	{ O_NO_COMMENTS, "no-comments", NULL, "leave out comments" },
 	{ O_NO_VARIATIONS, "no-variations", NULL, "leave out variations" },
 	{ O_NO_NAGS, "no-nags", NULL, "leave out NAGs and move suffixes (!, ?, !?...)" },
@@ -268,10 +268,16 @@ static void option(int key, const char *val, void *user)
 	case O_SPLIT: a->co.split = cli_number_arg("--split", val, 1, LONG_MAX); break;
 	case O_KEEP: a->co.keep_broken = 1; break;
 	case O_REJECTS: a->co.rejects = val; break;
-	case O_LONG: wo->long_algebraic = 1, wo->uci = 0; break;
+	case O_LONG: wo->long_algebraic = 1, wo->uci = wo->shogi = 0; break;
 	case O_MOVES:
-		if (strcmp(val, "san") && strcmp(val, "lan") && strcmp(val, "uci"))
-			cli_misuse("--moves must be san, lan or uci, not '%s'", val);
+		wo->shogi = !strcmp(val, "shogi")	   ? VC_SHOGI_HODGES
+			    : !strcmp(val, "shogi-number") ? VC_SHOGI_HODGES_NUMBER
+			    : !strcmp(val, "hosking")	   ? VC_SHOGI_HOSKING
+							   : 0;
+		if (!wo->shogi && strcmp(val, "san") && strcmp(val, "lan") && strcmp(val, "uci"))
+			cli_misuse("--moves must be san, lan, uci, shogi, shogi-number or hosking, "
+				   "not '%s'",
+				   val);
 		wo->long_algebraic = !strcmp(val, "lan");
 		wo->uci = !strcmp(val, "uci");
 		break;
