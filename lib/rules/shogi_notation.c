@@ -45,7 +45,8 @@ static int shogi_others(struct vc_position *p, const vc_move *m)
 		int nm = vc_gen_from(p, sq, mb);
 		for (int i = 0; i < nm; i++)
 			if (mb[i].to == m->to && mb[i].promo == m->promo &&
-			    ((mb[i].flags ^ m->flags) & VC_MF_PROMO) == 0 && vc_move_legal(p, &mb[i]))
+			    ((mb[i].flags ^ m->flags) & VC_MF_PROMO) == 0 &&
+			    vc_move_legal(p, &mb[i]))
 				return 1;
 	}
 	return 0;
@@ -81,9 +82,9 @@ int vc_move_shogi(const struct vc_position *cp, const vc_move *m, int style, cha
 			     style == VC_SHOGI_HOSKING ? '\'' : '*', to);
 	} else {
 		int origin = shogi_others(p, m);
-		const char *sep = (m->flags & VC_MF_CAPTURE) ? "x"
+		const char *sep = (m->flags & VC_MF_CAPTURE)            ? "x"
 				  : style != VC_SHOGI_HOSKING || origin ? "-"
-									  : "";
+									: "";
 		if (origin)
 			shogi_name(v, m->from, style, from);
 		const char *suffix = "";
@@ -94,8 +95,10 @@ int vc_move_shogi(const struct vc_position *cp, const vc_move *m, int style, cha
 				suffix = "+";
 			else if (v->types[m->piece].demote_to == t)
 				suffix = "-";
-			else
-				snprintf(promo, sizeof promo, "=%s", v->types[t].symbol), suffix = promo;
+			else {
+				snprintf(promo, sizeof promo, "=%s", v->types[t].symbol);
+				suffix = promo;
+			}
 		} else if (shogi_could_promote(p, m))
 			suffix = "=";
 		k = snprintf(out, sizeof out, "%s%s%s%s%s", v->types[m->piece].symbol,
