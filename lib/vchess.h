@@ -237,6 +237,19 @@ int vc_move_san(const struct vc_position *p, const vc_move *m, int long_form,
  * that the text reads back as exactly this move.  Returns the length. */
 int vc_move_coord(const struct vc_variant *v, const vc_move *m, char *buf, size_t n);
 
+/* Move in shogi's Western notation, as Fairy-Stockfish writes it: style
+ * VC_SHOGI_HODGES "P-7f", "Bx2b+", "P*5e", "G6i-5i", "S-5d=", "+Rx3a";
+ * VC_SHOGI_HODGES_NUMBER the same with the rank numbered ("P-76");
+ * VC_SHOGI_HOSKING "P76", "P'55", "G69-59".  Files are numbered from the
+ * right, ranks from the top; no check mark.  Returns the length, or -1 for
+ * a move the notation cannot write (castling, a gate, a two-square piece,
+ * a pass) or a board wider than 9 files (higher than 9 ranks for the
+ * numbered styles, 26 for Hodges).  See vchess-shogi(7). */
+#define VC_SHOGI_HODGES 1
+#define VC_SHOGI_HODGES_NUMBER 2
+#define VC_SHOGI_HOSKING 3
+int vc_move_shogi(const struct vc_position *p, const vc_move *m, int style, char *buf, size_t n);
+
 #define VC_MAX_MOVES 4096
 
 /* ---- rendering helpers --------------------------------------------------- */
@@ -632,6 +645,10 @@ struct vc_write_opts {
 				or VC_NOTATION_JANGGI, in the games of the variants
 				whose file reads it (vc_move_wxf, vc_move_janggi),
 				SAN in the others; 0 none; wins over long and uci */
+	int shogi;           /* text: moves in shogi's Western notation (vc_move_shogi,
+				a VC_SHOGI_* style) in the variants that read it
+				(vchess-variant(5) notation: shogi: read), SAN in the
+				others; wins over long and uci */
 	int no_nags;         /* leave out NAGs and the suffixes (!, ?, !?...) of moves */
 	int no_comments;     /* leave out comments and escape lines */
 	int no_variations;   /* leave out variations */

@@ -57,7 +57,8 @@ static const struct cli_opt opts[] = {
 	{ O_KEEP, "keep-broken", NULL, "write broken games too, with their errors" },
 	{ O_REJECTS, "rejects", "FILE", "the bytes of broken games to FILE" },
 	{ O_LONG, "long", NULL, "moves in long algebraic notation (Ng1-f3)" },
-	{ O_MOVES, "moves", "STYLE", "text: moves as san (default), lan, uci, wxf or janggi" },
+	{ O_MOVES, "moves", "STYLE",
+	  "text: san (default), lan, uci, wxf, janggi, shogi, shogi-number or hosking" },
 	{ O_NO_COMMENTS, "no-comments", NULL, "leave out comments" },
 	{ O_NO_VARIATIONS, "no-variations", NULL, "leave out variations" },
 	{ O_NO_NAGS, "no-nags", NULL, "leave out NAGs and move suffixes (!, ?, !?...)" },
@@ -268,11 +269,17 @@ static void option(int key, const char *val, void *user)
 	case O_SPLIT: a->co.split = cli_number_arg("--split", val, 1, LONG_MAX); break;
 	case O_KEEP: a->co.keep_broken = 1; break;
 	case O_REJECTS: a->co.rejects = val; break;
-	case O_LONG: wo->long_algebraic = 1, wo->uci = 0, wo->notation = 0; break;
+	case O_LONG: wo->long_algebraic = 1, wo->uci = wo->notation = wo->shogi = 0; break;
 	case O_MOVES:
-		if (strcmp(val, "san") && strcmp(val, "lan") && strcmp(val, "uci") &&
+		wo->shogi = !strcmp(val, "shogi")	   ? VC_SHOGI_HODGES
+			    : !strcmp(val, "shogi-number") ? VC_SHOGI_HODGES_NUMBER
+			    : !strcmp(val, "hosking")	   ? VC_SHOGI_HOSKING
+							   : 0;
+		if (!wo->shogi && strcmp(val, "san") && strcmp(val, "lan") && strcmp(val, "uci") &&
 		    strcmp(val, "wxf") && strcmp(val, "janggi"))
-			cli_misuse("--moves must be san, lan, uci, wxf or janggi, not '%s'", val);
+			cli_misuse("--moves must be san, lan, uci, wxf, janggi, shogi, shogi-number or "
+				   "hosking, not '%s'",
+				   val);
 		wo->long_algebraic = !strcmp(val, "lan");
 		wo->uci = !strcmp(val, "uci");
 		wo->notation = !strcmp(val, "wxf")	  ? VC_NOTATION_WXF

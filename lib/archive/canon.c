@@ -854,8 +854,8 @@ static void add_move(struct build *b, struct vc_canon_frame *f, size_t *ip)
 {
 	size_t i = *ip;
 	const struct vc_item *it = vc_game_item(b->g, i);
-	const char *san =
-		vc_replay_san(b->rp, i, b->o->long_algebraic || b->o->uci || b->o->notation);
+	const char *san = vc_replay_san(b->rp, i,
+					b->o->long_algebraic || b->o->uci || b->o->notation || b->o->shogi);
 	struct vc_cev *e = san ? add_ev(b->c, VC_CE_MOVE, (long)i, san, strlen(san))
 			       : add_ev(b->c, VC_CE_MOVE, (long)i, it->text, it->len);
 	if (!e)

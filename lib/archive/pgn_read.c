@@ -125,7 +125,7 @@ static const unsigned char cls[256] = {
 static const unsigned char mvch[256] = {
 	LOWER(1), UPPER(1), DIGITS(1),
 	['-'] = 1, ['='] = 1, ['+'] = 1, ['#'] = 1, ['@'] = 1, ['/'] = 1, [':'] = 1,
-	['~'] = 1, ['*'] = 1,
+	['~'] = 1, ['*'] = 1, ['\''] = 1, /* '\'': Hosking's drops (P'55) */
 };
 
 /* bytes of a tag name */

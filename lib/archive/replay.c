@@ -58,7 +58,7 @@ struct vc_replay *vc_replay_new(const struct vc_write_opts *opts, enum vc_format
 	if (opts)
 		rp->o = *opts;
 	vc_buf_init(&rp->pool);
-	rp->need_long = (rp->o.long_algebraic || rp->o.uci || rp->o.notation) &&
+	rp->need_long = (rp->o.long_algebraic || rp->o.uci || rp->o.notation || rp->o.shogi) &&
 			fmt == VC_FORMAT_TEXT;
 	int positions = fmt == VC_FORMAT_FEN || fmt == VC_FORMAT_EPD;
 	rp->need_fen = rp->o.fen_after && !positions;
@@ -209,6 +209,14 @@ static void on_move(void *user, const struct vc_game *g, size_t item,
 	rp->npend_long = 0;
 	if (rp->need_long && rp->o.notation) {
 		own_notation(rp, r, before, m);
+	} else if (rp->need_long && rp->o.shogi) {
+		/* SAN, marks and all, where the variant does not read shogi's
+		 * notation or the move has no shogi form */
+		char lb[96];
+		int n = before->v->shogi_coords ? vc_move_shogi(before, m, rp->o.shogi, lb, sizeof lb)
+						: -1;
+		if (n >= 0)
+			r->lsan = pool_add(rp, lb, n < (int)sizeof lb ? (size_t)n : sizeof lb - 1);
 	} else if (rp->need_long && rp->o.uci) {
 		char lb[96];
 		int n = vc_move_coord(before->v, m, lb, sizeof lb);

@@ -12,7 +12,11 @@
  * Unicode figurines, turned or not:
  *  - plain: vc_position_ascii's layout, where the one-character gap after a
  *    square carries a mark about its piece ('~' promoted, '!' dead) and the
- *    gap before it '*' for a neutral piece;
+ *    gap before it '*' for a neutral piece, '+' for a piece written '+X'
+ *    (shogi's promoted pieces), whose cell then holds X's letter; with
+ *    shogi's coordinates (vc_draw_shogi_coords) the files' numbers, from
+ *    the right, go above the board and the ranks' letters, from the top,
+ *    after each row;
  *  - dots: the diagrams of the Io Chess rule text, letters only, the rank
  *    number two spaces after the row, a blank line, the file letters; a
  *    two-square piece lying along a rank writes its letter in the gap
@@ -90,6 +94,8 @@ char *vc_position_ascii(const struct vc_position *p)
 struct textdia {
 	const struct vc_variant *v;
 	int files, ranks, flip, unicode;
+	int shogi; /* shogi's coordinates (vc_draw_shogi_coords) */
+	int plus;  /* promoted pieces drawn '+' and the letter of what they were */
 	int seam; /* files/2 when the halves swap, else 0 */
 	struct vc_buf b;
 };
@@ -112,7 +118,9 @@ static int seam_before(const struct textdia *t, int dc)
 	return (a == t->seam - 1 && b == t->seam) || (b == t->seam - 1 && a == t->seam);
 }
 
-/* the cell of a piece: its figurine, or its letter in its side's case */
+/* the cell of a piece: its figurine, or its letter in its side's case;
+ * a promoted piece written '+X' (plain style) the letter of X, the '+'
+ * going into the gap before it (text_plain) */
 static void put_piece(struct textdia *t, int type, int color)
 {
 	const char *fig = t->unicode ? vc_render_figurine(t->v, type, color) : NULL;
@@ -120,7 +128,8 @@ static void put_piece(struct textdia *t, int type, int color)
 		vc_buf_adds(&t->b, fig);
 		return;
 	}
-	char ch = t->v->types[type].letter;
+	const struct vc_ptype *pt = &t->v->types[type];
+	char ch = t->plus && pt->demote_to >= 0 ? t->v->types[pt->demote_to].letter : pt->letter;
 	vc_buf_addc(&t->b, color == VC_BLACK ? tolower((unsigned char)ch) : ch);
 }
 
@@ -175,6 +184,8 @@ static void trim_line(struct vc_buf *b)
 		b->p[--b->len] = 0;
 }
 
+/* the files' names: letters from the left, or shogi's numbers from the
+ * right */
 static void put_files(struct textdia *t)
 {
 	for (int dc = 0; dc < t->files; dc++) {
@@ -182,9 +193,16 @@ static void put_files(struct textdia *t)
 			vc_buf_adds(&t->b, "   ");
 		else if (dc)
 			vc_buf_addc(&t->b, ' ');
-		vc_buf_addc(&t->b, 'a' + file_at(t, dc));
+		int f = file_at(t, dc);
+		vc_buf_addc(&t->b, t->shogi ? '0' + t->files - f : 'a' + f);
 	}
 	vc_buf_addc(&t->b, '\n');
+}
+
+/* shogi's name of rank r: a letter from the top */
+static char shogi_rank(const struct textdia *t, int r)
+{
+	return (char)('a' + t->ranks - 1 - r);
 }
 
 static void put_reserves(struct textdia *t, const struct vc_position *p)
@@ -212,15 +230,24 @@ static void put_reserves(struct textdia *t, const struct vc_position *p)
 static void text_plain(struct textdia *t, const struct vc_position *p)
 {
 	const struct vc_variant *v = t->v;
-	int w = v->ranks >= 10 ? 2 : 1;
+	/* shogi's coordinates: no rank numbers on the left, the files above */
+	int w = t->shogi ? 0 : v->ranks >= 10 ? 2 : 1;
+	if (t->shogi) {
+		vc_buf_addc(&t->b, ' ');
+		put_files(t);
+	}
 	for (int dr = 0; dr < t->ranks; dr++) {
 		int r = rank_at(t, dr);
-		vc_buf_printf(&t->b, "%*d", w, r + 1);
+		if (!t->shogi)
+			vc_buf_printf(&t->b, "%*d", w, r + 1);
 		char after = ' ';
 		for (int dc = 0; dc < t->files; dc++) {
 			int sq = vc_sq(v->files, file_at(t, dc), r);
 			uint8_t c = p->board[sq];
-			char before = c && vc_code_color(c) == VC_NEUTRAL ? '*' : ' ';
+			char before = !c					? ' '
+				      : vc_code_color(c) == VC_NEUTRAL		? '*'
+				      : v->types[vc_code_type(c)].demote_to >= 0 ? '+'
+										 : ' ';
 			if (dc)
 				put_gap(t, dc, after, before);
 			else
@@ -232,6 +259,8 @@ static void text_plain(struct textdia *t, const struct vc_position *p)
 								 : ' ';
 		}
 		vc_buf_addc(&t->b, after);
+		if (t->shogi)
+			vc_buf_printf(&t->b, " %c", shogi_rank(t, r));
 		trim_line(&t->b);
 		vc_buf_addc(&t->b, '\n');
 		if (river_after(t, dr)) {
@@ -241,8 +270,10 @@ static void text_plain(struct textdia *t, const struct vc_position *p)
 			vc_buf_addc(&t->b, '\n');
 		}
 	}
-	vc_buf_printf(&t->b, "%*s ", w, "");
-	put_files(t);
+	if (!t->shogi) {
+		vc_buf_printf(&t->b, "%*s ", w, "");
+		put_files(t);
+	}
 	put_reserves(t, p);
 	vc_buf_printf(&t->b, "%s to move", p->side ? "Black" : "White");
 	int left = vc_position_plies_to_transform(p);
@@ -309,6 +340,7 @@ static void text_init(struct textdia *t, const struct vc_variant *v, const struc
 	t->ranks = ranks;
 	t->flip = o && o->flip;
 	t->unicode = o && o->unicode;
+	t->shogi = vc_draw_shogi_coords(v);
 	vc_buf_init(&t->b);
 }
 
@@ -335,10 +367,13 @@ vc_status vc_render_text(struct vc_ctx *ctx, struct vc_sink *out, const struct v
 	text_init(&t, v, o, v->files, v->ranks);
 	if (vc_position_plies_to_transform(p) >= 0 && v->files >= 2)
 		t.seam = v->files / 2;
-	if (o && o->style == VC_STYLE_DOTS)
+	if (o && o->style == VC_STYLE_DOTS) {
+		t.shogi = 0; /* the Io Chess rules' layout, as it is */
 		text_dots(&t, p);
-	else
+	} else {
+		t.plus = 1;
 		text_plain(&t, p);
+	}
 	return text_finish(ctx, out, &t);
 }
 
@@ -354,10 +389,18 @@ vc_status vc_render_text_piece(struct vc_ctx *ctx, struct vc_sink *out, const st
 	int dots = o && o->style == VC_STYLE_DOTS;
 	int w = v->ranks >= 10 ? 2 : 1;
 	size_t rowlen = (size_t)(2 * v->files);
+	if (dots)
+		t.shogi = 0;
+	if (t.shogi) {
+		vc_buf_addc(&t.b, ' ');
+		put_files(&t);
+	}
 	for (int dr = 0; dr < t.ranks; dr++) {
 		int r = rank_at(&t, dr);
 		const char *row = d + (size_t)(v->ranks - 1 - r) * rowlen;
-		if (!dots)
+		if (t.shogi)
+			vc_buf_addc(&t.b, ' ');
+		else if (!dots)
 			vc_buf_printf(&t.b, "%*d ", w, r + 1);
 		for (int dc = 0; dc < t.files; dc++) {
 			int f = file_at(&t, dc);
@@ -368,9 +411,11 @@ vc_status vc_render_text_piece(struct vc_ctx *ctx, struct vc_sink *out, const st
 			else
 				vc_buf_addc(&t.b, row[2 * f]);
 		}
+		if (t.shogi)
+			vc_buf_printf(&t.b, "  %c", shogi_rank(&t, r));
 		vc_buf_addc(&t.b, '\n');
 	}
-	if (!dots) {
+	if (!dots && !t.shogi) {
 		vc_buf_printf(&t.b, "%*s ", w, "");
 		put_files(&t);
 	}

@@ -187,6 +187,12 @@ int vc_render_parse_marks(const struct vc_variant *v, const char *text, size_t l
 
 /* ---- the end rules beneath a diagram ------------------------------------------------ */
 
+int vc_draw_shogi_coords(const struct vc_variant *v)
+{
+	int on = v->coords ? v->coords == 2 : v->shogi_coords;
+	return on && v->files <= 9;
+}
+
 int vc_draw_in_region(const struct vc_variant *v, int sq)
 {
 	return v->end.region &&

@@ -9,7 +9,8 @@
  *     title line
  *     reserve areas of the side drawn at the top, one framed strip each
  *     board: squares, last-move highlights, check, pieces, seam, marks
- *     file letters (rank numbers run down the left)
+ *     file letters (rank numbers run down the left; with shogi's
+ *     coordinates, file numbers above the board, rank letters on the right)
  *     reserve areas of the side drawn at the bottom
  *     info line: plies to the next swap of the halves
  *
@@ -157,10 +158,13 @@ static void layout(struct layout *L, const struct view *w, const int rows_min[2]
 	const struct vc_variant *v = w->v;
 	const struct vc_position *p = w->p;
 	memset(L, 0, sizeof *L);
-	double coordw = v->ranks >= 10 ? 0.55 * SQ : 0.42 * SQ;
+	/* shogi's coordinates: the files' numbers above the board, the ranks'
+	 * letters on the right, beyond the side-to-move mark */
+	int shogi = vc_draw_shogi_coords(v);
+	double coordw = shogi ? 0.1 * SQ : v->ranks >= 10 ? 0.55 * SQ : 0.42 * SQ;
 	double bw = v->files * SQ;
 	L->bx = PAD + coordw;
-	L->w = L->bx + bw + 0.5 * SQ + PAD;
+	L->w = L->bx + bw + (shogi ? 0.85 : 0.5) * SQ + PAD;
 	double y = PAD;
 	const char *title = w->o ? w->o->title : NULL;
 	if (title) {
@@ -183,8 +187,8 @@ static void layout(struct layout *L, const struct view *w, const int rows_min[2]
 		L->res_y[w->top_side] = y;
 		y += res_block_h(L, v, w->top_side);
 	}
-	L->by = y + (title || (p && v->nreserve) ? 0 : 0.1 * SQ);
-	y = L->by + v->ranks * SQ + 0.48 * SQ;
+	L->by = y + (title || (p && v->nreserve) ? 0 : 0.1 * SQ) + (shogi ? 0.4 * SQ : 0);
+	y = L->by + v->ranks * SQ + (shogi ? 0.12 : 0.48) * SQ;
 	if (p && v->nreserve) {
 		y += RES_GAP;
 		L->res_y[!w->top_side] = y;
@@ -285,6 +289,21 @@ static void put_coords(struct vc_sink *out, const struct view *w, const struct l
 {
 	const struct vc_variant *v = w->v;
 	vc_sink_puts(out, "<g class=\"coord\">");
+	if (vc_draw_shogi_coords(v)) {
+		for (int dr = 0; dr < v->ranks; dr++) {
+			int r = w->flip ? dr : v->ranks - 1 - dr;
+			vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%c</text>",
+				       L->bx + v->files * SQ + 0.62 * SQ,
+				       L->by + (dr + 0.5) * SQ + 4.5, 'a' + v->ranks - 1 - r);
+		}
+		for (int dc = 0; dc < v->files; dc++) {
+			int f = w->flip ? v->files - 1 - dc : dc;
+			vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%d</text>",
+				       L->bx + (dc + 0.5) * SQ, L->by - 0.12 * SQ, v->files - f);
+		}
+		vc_sink_puts(out, "</g>\n");
+		return;
+	}
 	for (int dr = 0; dr < v->ranks; dr++) {
 		int r = w->flip ? dr : v->ranks - 1 - dr;
 		vc_sink_printf(out, "<text x=\"%.5g\" y=\"%.5g\">%d</text>",

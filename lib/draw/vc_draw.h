@@ -66,6 +66,11 @@ int vc_svg_check_squares(const struct vc_position *p, int *sq, int cap);
  * region a piece wins by reaching ("goal: king on the hill: d4 e4 d5 e5").
  * Returns the number of notes. */
 int vc_draw_end_notes(const struct vc_position *p, struct vc_buf *b);
+/* Are v's diagrams drawn with shogi's coordinates (files numbered from
+ * the right along the top, ranks lettered from the top on the right)?
+ * Where the variant file says so (board: coordinates), else where it
+ * reads shogi's notation; never on a board of more than 9 files. */
+int vc_draw_shogi_coords(const struct vc_variant *v);
 /* Is square sq in the region of the variant's end rule (either side's)? */
 int vc_draw_in_region(const struct vc_variant *v, int sq);
 

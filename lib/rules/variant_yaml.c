@@ -998,6 +998,14 @@ static void read_board(struct ld *l, yaml_node_t *n)
 			crosses = val;
 			continue;
 		}
+		if (key_is(k, "coordinates")) {
+			const char *c = scalar(val);
+			if (c && (!strcmp(c, "chess") || !strcmp(c, "shogi")))
+				v->coords = !strcmp(c, "chess") ? 1 : 2;
+			else
+				err(l, val, "'coordinates' must be chess or shogi");
+			continue;
+		}
 		if (key_is(k, "files")) {
 			if (!get_int(l, val, "files", 1, VC_MAXF, &x))
 				v->files = (int)x;

@@ -321,6 +321,8 @@ struct vc_variant {
 	/* how diagrams draw the board (board: points, river, crosses) */
 	int points;               /* pieces on the points where lines cross (xiangqi) */
 	int river;                /* a river after this rank (1-based), 0 none */
+	int coords;               /* board: coordinates: 0 not said (shogi's where the
+				     notation is read), 1 chess, 2 shogi */
 	int ncross;
 	int16_t cross[VC_MAXREGION][2]; /* rectangles (corner squares) whose diagonals are drawn */
 	int nregions;
