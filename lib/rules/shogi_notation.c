@@ -78,7 +78,9 @@ int vc_move_shogi(const struct vc_position *cp, const vc_move *m, int style, cha
 		return -1;
 	shogi_name(v, m->to, style, to);
 	if (m->flags & VC_MF_DROP) {
-		k = snprintf(out, sizeof out, "%s%c%s", v->types[m->piece].symbol,
+		/* a drop face up (drop-promoted) names the face: "+L*5c" */
+		int t = (m->flags & VC_MF_PROMO) && m->promo ? m->promo - 1 : m->piece;
+		k = snprintf(out, sizeof out, "%s%c%s", v->types[t].symbol,
 			     style == VC_SHOGI_HOSKING ? '\'' : '*', to);
 	} else {
 		int origin = shogi_others(p, m);

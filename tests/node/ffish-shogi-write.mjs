@@ -9,9 +9,11 @@
 // Writes DIR/VARIANT-N.pgn for N in san, hodges (Notation.SHOGI_HODGES),
 // number (SHOGI_HODGES_NUMBER) and hosking (SHOGI_HOSKING): GAMES games
 // of at most PLIES plies, one move a line after its number, with a Variant
-// tag.  ffish stops with an error on a variant it does not know.
+// tag.  ffish stops with an error on a variant it does not know.  A drop
+// ffish's SAN writes like another (kyoto shogi's G@c3 for a lance and a
+// knight dropped gold side up) is written in coordinates (+L@c3).
 import { writeFileSync } from 'node:fs';
-import { ffish, seeded } from './ffish-common.mjs';
+import { ffish, sanOf, seeded } from './ffish-common.mjs';
 
 const [dir, ngames, nplies, seedArg, ...variants] = process.argv.slice(2);
 const rnd = seeded(seedArg);
@@ -31,7 +33,7 @@ function game(variant, g) {
 		if (!legal.length) break;
 		const m = legal[rnd(legal.length)];
 		for (const n in styles)
-			moves[n].push(styles[n] === undefined ? b.sanMove(m) : b.sanMove(m, styles[n]));
+			moves[n].push(styles[n] === undefined ? sanOf(b, m, legal) : b.sanMove(m, styles[n]));
 		b.push(m);
 	}
 	b.delete();

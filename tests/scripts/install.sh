@@ -88,7 +88,7 @@ fi
 # shellcheck disable=SC2046,SC2086
 if $CC ${EXTRA_CFLAGS:-} -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags libvchess) \
 	"$(pkg-config --variable=libdir libvchess)/libvchess.a" \
-	$(pkg-config --libs libxml-2.0 zlib yaml-0.1) -lm -pthread ${EXTRA_LDFLAGS:-} 2>"$tmp/cc.log" &&
+	$(pkg-config --static --libs libvchess | sed 's/-lvchess//') ${EXTRA_LDFLAGS:-} 2>"$tmp/cc.log" &&
 	! readelf -d "$tmp/prog-static" | grep -q 'libvchess' &&
 	[ "$(LD_LIBRARY_PATH= "$tmp/prog-static")" = "vchess $version: perft 3 = 8902" ]; then
 	echo "ok install-static"

@@ -56,6 +56,8 @@ sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$page" | sed -e 's/\\e/\\/g' -e 's/\\&//g' 
 	!inblock { if (showing) close(expect); showing = 0 }
 	'
 libs=$(pkg-config --libs libxml-2.0 zlib yaml-0.1 2>/dev/null)
+# ISA-L, where the library was built with it (build/flags holds its build line)
+grep -q -- '-DVC_HAVE_ISAL' "$B/flags" 2>/dev/null && libs="$libs -lisal"
 for c in "$tmp"/ex*.c; do
 	[ -e "$c" ] || { echo "not ok man3-examples: no example program found"; break; }
 	k=$(basename "$c" .c)
