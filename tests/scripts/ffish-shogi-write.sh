@@ -8,12 +8,15 @@
 # the SAN games' final positions (vchess-convert -t fen).
 #
 #   FULL=1 plays ten times as many games.
+#   Under make san (VCHESS_SAN=1) two games a variant: the sanitizers watch
+#   the same code, the check run plays them all.
 # Needs node and tests/node/node_modules (npm ci in tests/node); skipped
 # with the reason when either is missing, and a variant ffish does not
 # know is skipped by name.
 set -u
 node_dir=tests/node
 games=4 plies=160
+[ -n "${VCHESS_SAN:-}" ] && games=2
 if [ "${FULL:-0}" = 1 ]; then
 	games=40
 fi

@@ -13,11 +13,14 @@
 #     horse's step or seven ranks), be refused at that ply as ambiguous.
 #
 #   FULL=1 plays ten times as many games.
+#   Under make san (VCHESS_SAN=1) two games a variant: the sanitizers watch
+#   the same code, the check run plays them all.
 # Needs node and tests/node/node_modules (npm ci in tests/node); skipped
 # with the reason when either is missing.
 set -u
 node_dir=tests/node
 games=5 plies=160
+[ -n "${VCHESS_SAN:-}" ] && games=2
 if [ "${FULL:-0}" = 1 ]; then
 	games=50
 fi
