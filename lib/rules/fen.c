@@ -422,6 +422,16 @@ static int read_ep(struct fen_in *in)
 		in->s++;
 		return 0;
 	}
+	if (v->end.counting && isdigit((unsigned char)*in->s)) {
+		/* a count runs: its limit in plies stands here, and the plies
+		 * counted in the half-move clock's place (Fairy-Stockfish) */
+		const char *at = in->s;
+		long lim;
+		if (!read_count(&in->s, 1, 4000, &lim) || (*in->s && *in->s != ' '))
+			return fen_err(in, at, "a count's limit must be a number of plies from 1 to 4000");
+		p->count_limit = (int16_t)lim;
+		return 0;
+	}
 	while (*in->s && *in->s != ' ') {
 		const char *at = in->s;
 		int used;
@@ -480,10 +490,17 @@ static int read_counters(struct fen_in *in)
 	if (read_checks(in, 0) < 0)
 		return -1;
 	if (*in->s) {
+		const char *clock = in->s;
 		if (!read_count(&in->s, 0, 100000000, &num))
 			return fen_err(in, in->s,
 				       "half-move clock must be a number from 0 to 100000000");
 		p->halfmove = (int32_t)num;
+		if (p->count_limit) {
+			if (num > 4000)
+				return fen_err(in, clock, "the plies counted must be at most 4000");
+			p->count_ply = (int16_t)num;
+			p->halfmove = 0;
+		}
 	}
 	skip_spaces(in);
 	if (*in->s) {
@@ -830,9 +847,11 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 		for (int i = 0; i < nm && !show_ep; i++)
 			show_ep = (mv[i].flags & VC_MF_EP) != 0;
 	}
-	if (!show_ep)
+	if (p->count_limit) /* the count's limit stands for the target */
+		vc_buf_printf(&b, "%d", (int)p->count_limit);
+	else if (!show_ep)
 		vc_buf_addc(&b, '-');
-	for (int i = 0; show_ep && i < p->nep; i++) {
+	for (int i = 0; !p->count_limit && show_ep && i < p->nep; i++) {
 		if (i)
 			vc_buf_addc(&b, ',');
 		vc_square_name(v, p->ep[i], tmp);
@@ -841,7 +860,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	if (v->end.checks) /* the checks still to give, as python-chess writes them */
 		vc_buf_printf(&b, " %d+%d", v->end.checks - p->checks[VC_WHITE],
 			      v->end.checks - p->checks[VC_BLACK]);
-	vc_buf_printf(&b, " %d %d", (int)p->halfmove, (int)p->fullmove);
+	/* and the plies counted for the half-move clock, as Fairy-Stockfish
+	 * writes them */
+	vc_buf_printf(&b, " %d %d", (int)(p->count_limit ? p->count_ply : p->halfmove),
+		      (int)p->fullmove);
 	if (p->ply != 2L * (p->fullmove - 1) + p->side)
 		vc_buf_printf(&b, " ply %ld", p->ply);
 	size_t len = b.len;

@@ -342,6 +342,8 @@ static inline void save_undo(struct vc_undo *u, const struct vc_position *p, con
 	u->nep = p->nep;
 	u->epvictim = p->epvictim;
 	u->halfmove = p->halfmove;
+	u->count_limit = p->count_limit;
+	u->count_ply = p->count_ply;
 	u->hash = p->hash;
 	u->nreschg = 0;
 	u->nchg = 0;
@@ -671,6 +673,70 @@ static void make_gate(struct vc_position *p, struct vc_undo *u, const vc_move *m
 	}
 }
 
+/* Pieces of type t that side c has on the board. */
+static int count_type(const struct vc_position *p, int c, int t)
+{
+	int n = 0;
+	for (int i = 0; i < p->npl[c]; i++)
+		n += vc_code_type(p->board[p->plist[c][i]]) == t;
+	return n;
+}
+
+/* Is a pawn on the board? */
+static int pawn_on_board(const struct vc_position *p)
+{
+	for (int c = 0; c < 2; c++)
+		for (int i = 0; i < p->npl[c]; i++)
+			if (p->v->types[vc_code_type(p->board[p->plist[c][i]])].props & VC_P_PAWN)
+				return 1;
+	return 0;
+}
+
+/* The count's limit in full moves for side s, the side to move (0: none):
+ * none while the other side is bare or, where no-pawns says so, while a
+ * pawn is on the board; the board's honour while s is not bare; else the
+ * first row of the pieces' honour that the other side's pieces meet. */
+static int count_moves(const struct vc_position *p, int s)
+{
+	const struct vc_end_rules *e = &p->v->end;
+	if (p->npl[s ^ 1] == 1 || (p->npl[s] > 1 && !e->count_board))
+		return 0;
+	if (e->count_no_pawns && pawn_on_board(p))
+		return 0;
+	if (p->npl[s] > 1)
+		return e->count_board;
+	for (int r = 0; r < e->ncount_rows; r++) {
+		const struct vc_count_row *row = &e->count_rows[r];
+		int ok = 1;
+		for (int i = 0; i < row->n && ok; i++)
+			ok = count_type(p, s ^ 1, row->type[i]) >= row->need[i];
+		if (ok)
+			return row->moves;
+	}
+	return 0;
+}
+
+/* The count after a move (the side to move now p->side), as
+ * Fairy-Stockfish 11.1 keeps it, limit and count in plies: a running count
+ * goes on; one starts where none runs and the side to move may count, or
+ * again when a capture leaves the side to move bare (a count found then
+ * replaces the running one, none leaves it).  A bare king's count starts
+ * at the number of pieces on the board where start: pieces says so. */
+static void count_after(struct vc_position *p, int captured)
+{
+	int s = p->side, bare = p->npl[s] == 1, moves;
+	if (p->count_limit) {
+		p->count_ply++;
+		if (!(captured && bare))
+			return;
+	}
+	if (!(moves = count_moves(p, s)))
+		return;
+	p->count_limit = (int16_t)(2 * moves);
+	p->count_ply =
+		(int16_t)(bare && p->v->end.count_from_pieces ? 2 * (p->npl[0] + p->npl[1]) : 0);
+}
+
 /* After the move of side: the castling rights' hash (the difference since
  * the undo record), the turn, the counters, and the mechanics that act
  * between plies. */
@@ -698,6 +764,8 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 		p->checks[side]++;
 		p->hash ^= v->zob_checks[side] * p->checks[side];
 	}
+	if (v->end.counting)
+		count_after(p, u->captured != 0);
 }
 
 /* Returns 0, or -1 when out of memory (nothing changed). */
@@ -801,6 +869,8 @@ void vc_pos_unmake(struct vc_position *p)
 	p->nep = u->nep;
 	p->epvictim = u->epvictim;
 	p->halfmove = u->halfmove;
+	p->count_limit = u->count_limit;
+	p->count_ply = u->count_ply;
 	p->king[0] = u->king[0];
 	p->king[1] = u->king[1];
 	p->checks[0] = u->checks[0];

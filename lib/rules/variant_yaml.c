@@ -1329,6 +1329,95 @@ static void read_extinction(struct ld *l, yaml_node_t *n)
 		e->extinct_types = type_set(l, pieces, "an extinction piece");
 }
 
+/* one row of a count's pieces' honour: {pieces: [R, R], moves: 8} */
+static void read_count_row(struct ld *l, yaml_node_t *n, struct vc_count_row *row)
+{
+	yaml_node_t *k, *val;
+	long x;
+	int have_moves = 0;
+	if (!is_map(l, n, "a row of bare"))
+		return;
+	FOR_MAP(n, k, val)
+	{
+		if (key_is(k, "moves")) {
+			if (!get_int(l, val, "moves", 1, 2000, &x)) {
+				row->moves = (int16_t)x;
+				have_moves = 1;
+			}
+		} else if (key_is(k, "pieces")) {
+			if (!is_seq(l, val, "pieces"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++) {
+				int t = ref_type(l, node(l, *it), "a counted piece"), i = 0;
+				if (t < 0)
+					continue;
+				while (i < row->n && row->type[i] != t)
+					i++;
+				if (i == 4) {
+					err(l, node(l, *it), "a row names at most 4 kinds of piece");
+					continue;
+				}
+				if (i == row->n) {
+					row->type[row->n++] = (int8_t)t;
+					row->need[i] = 0;
+				}
+				row->need[i]++;
+			}
+		} else
+			err(l, k, "unknown key '%s' in a row of bare", scalar(k) ? scalar(k) : "?");
+	}
+	if (!have_moves)
+		err(l, n, "a row of bare needs 'moves'");
+}
+
+/* counting: {start: pieces | zero, board: MOVES, no-pawns: BOOL,
+ * bare: [{pieces: [...], moves: N}, ...]} */
+static void read_counting(struct ld *l, yaml_node_t *n)
+{
+	struct vc_end_rules *e = &l->v->end;
+	yaml_node_t *k, *val;
+	long x;
+	if (!is_map(l, n, "counting"))
+		return;
+	e->counting = 1;
+	e->ncount_rows = 0;
+	e->count_board = 0;
+	e->count_from_pieces = 0;
+	e->count_no_pawns = 0;
+	FOR_MAP(n, k, val)
+	{
+		int b;
+		if (key_is(k, "start")) {
+			const char *s = scalar(val);
+			if (s && (!strcmp(s, "pieces") || !strcmp(s, "zero")))
+				e->count_from_pieces = !strcmp(s, "pieces");
+			else
+				err(l, val, "'start' must be pieces or zero");
+		} else if (key_is(k, "board")) {
+			if (!get_int(l, val, "board", 0, 2000, &x))
+				e->count_board = (int16_t)x;
+		} else if (key_is(k, "no-pawns")) {
+			if (!get_bool(l, val, "no-pawns", &b))
+				e->count_no_pawns = (int8_t)b;
+		} else if (key_is(k, "bare")) {
+			if (!is_seq(l, val, "bare"))
+				continue;
+			for (yaml_node_item_t *it = val->data.sequence.items.start;
+			     it < val->data.sequence.items.top; it++) {
+				if (e->ncount_rows == 8) {
+					err(l, node(l, *it), "'bare' has at most 8 rows");
+					break;
+				}
+				struct vc_count_row *row = &e->count_rows[e->ncount_rows++];
+				memset(row, 0, sizeof *row);
+				read_count_row(l, node(l, *it), row);
+			}
+		} else
+			err(l, k, "unknown key '%s' in counting", scalar(k) ? scalar(k) : "?");
+	}
+}
+
 static void read_end(struct ld *l, yaml_node_t *n)
 {
 	struct vc_end_rules *e = &l->v->end;
@@ -1375,6 +1464,8 @@ static void read_end(struct ld *l, yaml_node_t *n)
 				e->points_bonus = (int)(d * 10 + 0.5);
 		} else if (key_is(k, "extinction"))
 			read_extinction(l, val);
+		else if (key_is(k, "counting"))
+			read_counting(l, val);
 		else
 			err(l, k, "unknown key '%s' in end", scalar(k) ? scalar(k) : "?");
 	}

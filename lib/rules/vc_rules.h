@@ -272,6 +272,22 @@ struct vc_end_rules {
 	int8_t extinct_claim;
 	int extinct_count, extinct_opp;
 	uint64_t extinct_types;
+	/* counting (end: counting, makruk's and ASEAN chess's): a draw that
+	 * the players count; vc_count_after keeps the count in the position */
+	int8_t counting;
+	int8_t count_from_pieces; /* a count of a bare king starts at the number
+				     of pieces on the board (start: pieces) */
+	int8_t count_no_pawns;    /* no count while a pawn is on the board */
+	int16_t count_board;      /* board's honour: full moves once no pawn is
+				     left and neither side is bare; 0 none */
+	struct vc_count_row {
+		int16_t moves;    /* full moves; 0: no count */
+		uint8_t n;        /* conditions: at least need[i] of type[i] */
+		int8_t type[4];
+		uint8_t need[4];
+	} count_rows[8];          /* pieces' honour: the first row the stronger
+				     side's pieces meet, once the other is bare */
+	int8_t ncount_rows;
 };
 
 struct vc_reserve_spec {
@@ -506,6 +522,7 @@ struct vc_undo {
 	uint8_t blastold[9][2];
 	uint8_t checks[2]; /* the checks given before the move */
 	uint32_t gates[2]; /* the gating rights before the move */
+	int16_t count_limit, count_ply; /* the count before the move */
 };
 
 struct vc_position {
@@ -521,6 +538,10 @@ struct vc_position {
 	uint64_t hash;
 	uint8_t res[2][VC_MAXRES][VC_MAXT];
 	uint8_t checks[2]; /* checks given by each side (end rule 'checks') */
+	/* the count (end rule 'counting'): its limit in plies, 0 while none
+	 * runs, and the plies counted; position strings carry both where the
+	 * en-passant square and the halfmove clock stand */
+	int16_t count_limit, count_ply;
 	/* gating rights (rule gating): bit f, the square of file f on the
 	 * side's first rank, whose piece has not moved, may gate */
 	uint32_t gates[2];

@@ -330,3 +330,77 @@ printf '%s\n' "$table" | while read -r v e twin; do
 		echo "ok fsf-$v-dropmate: in $n positions $v has exactly the engine's moves less $drops pawn-drop mates, each refused by the rule"
 	fi
 done
+
+# The counts of makruk's family (end: counting): random games from endings
+# where a count starts (a bare king against each row of the pieces' honour,
+# the board's honour once no pawn is left, a capture that bares a king while
+# a count runs, pawns still on the board), each played in the engine from
+# its coordinates; every position string, with the count's limit and plies
+# where it runs, must be the engine's.  Setups are written with makruk's
+# letters and given each variant's own (ASEAN's B and Q, ai-wok's A,
+# sittuyin's F and its empty hands, karouk's checks still to give).
+count_setups="4k3/8/8/8/8/8/8/RR2K3 w - - 0 1
+4k3/8/8/8/8/8/3N4/3SK1S1 w - - 0 1
+4k3/3n4/8/8/8/8/3S4/4KN2 w - - 0 1
+4k3/2s5/8/2p5/8/3P4/8/R3K3 b - - 0 1
+3k4/8/8/8/8/8/N7/NS2K3 b - - 0 1
+4k3/8/8/8/8/8/8/1SM1K3 w - - 0 1
+4k3/8/8/8/8/8/8/1NM1K3 w - - 0 1
+4k3/8/8/8/8/8/8/2R1K3 w - - 0 1
+2r1k3/8/8/8/8/8/8/1NM1K3 w - - 0 1"
+counting_fens() { # VARIANT ENGINE-VARIANT SETUP SEED: prints a line of TAP
+	local v=$1 e=$2 fen=$3 i moves n
+	"$B/tests/t_genval" --variant "$v" --games 2 --plies 70 --seed "$4" --write san --fen "$fen" \
+		>"$tmp/cnt.pgn" 2>/dev/null
+	vchess-convert -t fen --plies "$tmp/cnt.pgn" 2>/dev/null >"$tmp/cnt.vfen"
+	vchess-convert --no-tags --no-comments --moves=uci "$tmp/cnt.pgn" 2>/dev/null |
+		awk 'BEGIN { RS = "" } { gsub(/[0-9]+\.+/, ""); gsub(/\*|1-0|0-1|1\/2-1\/2/, ""); print; print "--" }' |
+		tr -s ' \n' '\n\n' | grep . >"$tmp/cnt.uci"
+	{
+		printf 'uci\nsetoption name UCI_Variant value %s\nposition fen %s\nd\n' "$e" "$fen"
+		moves=""
+		while read -r m; do
+			if [ "$m" = -- ]; then
+				moves=""
+				printf 'position fen %s\nd\n' "$fen"
+				continue
+			fi
+			moves="$moves $m"
+			printf 'position fen %s moves%s\nd\n' "$fen" "$moves"
+		done <"$tmp/cnt.uci"
+		printf 'quit\n'
+	} | fairy-stockfish 2>/dev/null | sed -n 's/^Fen: //p' | sed '$d' >"$tmp/cnt.efen"
+	grep . "$tmp/cnt.vfen" >"$tmp/cnt.v"
+	n=$(grep -c . "$tmp/cnt.v")
+	if [ "$n" -gt 2 ] && cmp -s "$tmp/cnt.v" "$tmp/cnt.efen"; then
+		grep -c -E ' [0-9]+ ([0-9]+\+[0-9]+ )?[0-9]+ [0-9]+$' "$tmp/cnt.v"
+	else
+		echo "differ"
+		diff "$tmp/cnt.v" "$tmp/cnt.efen" | head -n 4 | sed 's/^/    /'
+	fi
+}
+for v in makruk makpong cambodian ai-wok karouk asean sittuyin; do
+	printf '%s\n' "$table" | grep -q "^$v " || continue
+	total=0 counted=0 bad="" seed=1
+	while IFS= read -r fen; do
+		case $v in
+		asean) fen=$(printf '%s' "$fen" | tr 'SsMm' 'BbQq') ;;
+		ai-wok) fen=$(printf '%s' "$fen" | tr 'Mm' 'Aa') ;;
+		sittuyin) fen=$(printf '%s' "$fen" | tr 'Mm' 'Ff' | sed 's/ /[] /') ;;
+		karouk) fen=$(printf '%s' "$fen" | sed 's/ - - / - - 1+1 /') ;;
+		esac
+		out=$(counting_fens "$v" "$v" "$fen" "$seed")
+		seed=$((seed + 1))
+		case $out in
+		[0-9]*) counted=$((counted + out)) total=$((total + 1)) ;;
+		*) bad="$bad$fen: $out
+" ;;
+		esac
+	done <<<"$count_setups"
+	if [ -z "$bad" ] && [ "$counted" -gt 0 ]; then
+		echo "ok fsf-$v-counting: random games from $total endings, every position string the engine's, $counted of them with a count running"
+	else
+		echo "not ok fsf-$v-counting: position strings differ from fairy-stockfish's ($counted with a count)"
+		printf '%s' "$bad" | head -n 6 | sed 's/^/    /'
+	fi
+done

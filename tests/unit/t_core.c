@@ -105,6 +105,49 @@ VT_TEST(fen_errors)
 	vc_variant_free(v);
 }
 
+/* Makruk's count: read and written where Fairy-Stockfish puts it (the
+ * limit in the en-passant field, the plies counted in the half-move
+ * clock's), kept by make and put back by unmake; refused where no count
+ * exists. */
+VT_TEST(counting_fen)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "makruk");
+	struct vc_position *p = vc_position_new(v);
+	char buf[128];
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "8/4k3/8/8/8/R7/8/4K3 b - 32 6 1"), VC_OK);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "8/4k3/8/8/8/R7/8/4K3 b - 32 6 1");
+	static vc_move lm[VC_MAX_MOVES];
+	int n = vc_position_legal_moves(p, lm, VC_MAX_MOVES);
+	VT_CHECK(n > 0);
+	vc_position_make(p, &lm[0]);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_CHECK(strstr(buf, " w - 32 7 2") != NULL);
+	vc_position_unmake(p);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_EQ_STR(buf, "8/4k3/8/8/8/R7/8/4K3 b - 32 6 1");
+	/* no count yet: the move of the strong side starts one, from the
+	 * pieces on the board (3, so 6 plies), 16 moves against a rook */
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "8/4k3/8/8/8/8/R7/4K3 w - - 0 1"), VC_OK);
+	n = vc_position_legal_moves(p, lm, VC_MAX_MOVES);
+	VT_CHECK(n > 0);
+	vc_position_make(p, &lm[0]);
+	vc_position_fen(p, buf, sizeof buf);
+	VT_CHECK(strstr(buf, " b - 32 6 1") != NULL);
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "8/4k3/8/8/8/R7/8/4K3 b - 9999 6 1"), VC_FAILED);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "a count's limit must be a number of plies from 1 to 4000");
+	vc_position_free(p);
+	vc_variant_free(v);
+	v = vc_variant_load(ctx, "chess");
+	p = vc_position_new(v);
+	VT_EQ_INT(vc_position_set_fen(p, ctx, "8/4k3/8/8/8/R7/8/4K3 b - 32 6 1"), VC_FAILED);
+	VT_EQ_STR(vc_ctx_last_message(ctx), "bad en-passant square '32'");
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_TEST(fairy_fen)
 {
 	struct vc_variant *v = fairy();
@@ -715,6 +758,7 @@ VT_TEST(flip)
 }
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
+	VT_ENTRY(counting_fen),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
 	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks), VT_ENTRY(flip))

@@ -37,6 +37,7 @@ static long n_games = 8;
 static int n_plies = 300;
 static uint64_t seed = 20261201;
 static const char *only_variant;
+static const char *start_fen; /* --fen: games written from this position */
 static int coverage_asserted = 1; /* cleared by --games, --plies and --seed */
 
 static uint64_t rng;
@@ -197,6 +198,10 @@ static void play_game(struct ctx *c, struct vc_position *p, struct played *g, in
 {
 	static vc_move lm[VC_MAX_MOVES];
 	vc_position_start(p);
+	if (start_fen && vc_position_set_fen(p, NULL, start_fen) != VC_OK) {
+		fprintf(stderr, "t_genval: cannot read the position '%s'\n", start_fen);
+		exit(2);
+	}
 	g->plies = 0;
 	g->result = "*";
 	for (int f = 0; f <= F_BARE_LONG; f++) {
@@ -293,15 +298,18 @@ static void play_game(struct ctx *c, struct vc_position *p, struct played *g, in
 static char *archive_text(const struct vc_variant *v, const struct played *g, enum form f,
 			  long number, size_t *len)
 {
-	size_t n = g->len[f] + 512;
+	char setup[600] = "";
+	if (start_fen)
+		snprintf(setup, sizeof setup, "[SetUp \"1\"]\n[FEN \"%s\"]\n", start_fen);
+	size_t n = g->len[f] + 512 + strlen(setup);
 	char *s = malloc(n);
 	if (!s)
 		abort();
 	*len = (size_t)snprintf(s, n,
 				"[Event \"Random game %ld, %s\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
 				"[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"%s\"]\n"
-				"[Variant \"%s\"]\n\n%s%s\n\n",
-				number, form_name[f], g->result, v->name, g->text[f], g->result);
+				"[Variant \"%s\"]\n%s\n%s%s\n\n",
+				number, form_name[f], g->result, v->name, setup, g->text[f], g->result);
 	return s;
 }
 
@@ -690,9 +698,11 @@ int main(int argc, char **argv)
 			only_variant = b;
 		else if (!strcmp(a, "--write"))
 			write = b;
+		else if (!strcmp(a, "--fen"))
+			start_fen = b;
 		else {
 			fprintf(stderr, "usage: t_genval [--games N] [--plies P] [--seed S] "
-					"[--variant NAME] [--write san|lan|coord]\n");
+					"[--variant NAME] [--write san|lan|coord [--fen FEN]]\n");
 			return 2;
 		}
 		i++;
