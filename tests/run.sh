@@ -336,7 +336,23 @@ flush() {
 	done
 }
 
-for ((i = 0; i < n; i++)); do
+# The order they start in: the longest first, so that no long test starts
+# last and runs alone while the other processors idle; by the wall times of
+# the build's previous run (test-times.tsv), and without them the scripts
+# (where the long tests are) before the rest.  Reports keep the fixed order.
+start_order() {
+	local times=$build/test-times.tsv i
+	{
+		for ((i = 0; i < n; i++)); do
+			printf '%s\t%s\n' "$i" "${names[i]}"
+		done
+	} | awk -F '\t' -v times="$times" '
+		BEGIN { while ((getline line < times) > 0) { split(line, f, "\t"); t[f[2]] = f[1] } }
+		{ w = ($2 in t) ? t[$2] : ($2 ~ /^scripts\// ? 1000 : 0); print w "\t" $1 }' |
+		sort -t "$(printf '\t')" -k1,1rn -k2,2n | cut -f 2
+}
+mapfile -t order < <(start_order)
+for i in "${order[@]}"; do
 	while (($(jobs -rp | wc -l) >= njobs)); do
 		wait -n
 		flush
@@ -361,8 +377,13 @@ while ((shown < n)); do
 	flush
 done
 
-# The tests by wall time, slowest first (.ci/run prints the head of it).
-cat "$tmp"/*.time 2>/dev/null | sort -rn >"$build/test-times.tsv" || true
+# The tests by wall time, slowest first (.ci/run prints the head of it);
+# the times of the tests not run this time (ONLY) are kept for start_order.
+{
+	cat "$tmp"/*.time 2>/dev/null
+	[ -f "$build/test-times.tsv" ] && sed 's/^/old\t/' "$build/test-times.tsv"
+} | awk -F '\t' '$1 != "old" { seen[$2] = 1; print; next } !($3 in seen) { print $2 "\t" $3 }' |
+	sort -rn >"$build/test-times.tsv.new" && mv "$build/test-times.tsv.new" "$build/test-times.tsv" || true
 
 if ((cskipped > 0)); then
 	get="make corpora"
