@@ -535,8 +535,8 @@ async function testSvg(page, name, file, row, problems) {
 	const texts = fs.readdirSync(dir).filter((f) => f.endsWith('.svg')).sort()
 		.map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
 	fs.rmSync(dir, { recursive: true, force: true });
-	// every ply at first, then every fourth and the last (all with --full)
-	const plies = texts.map((t, k) => k).filter((k) => full || k < 16 || k % 4 === 0 || k === texts.length - 1);
+	// the first eight plies, then every eighth and the last (all with --full)
+	const plies = texts.map((t, k) => k).filter((k) => full || k < 8 || k % 8 === 0 || k === texts.length - 1);
 	const diffs = await page.evaluate(async (number, texts, plies) => {
 		const out = [];
 		for (const k of plies) {

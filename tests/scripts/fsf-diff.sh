@@ -173,13 +173,15 @@ same_fens() {
 	fi
 }
 
-# engine_suite FILE-OF-FENS ENGINE-VARIANT DEPTH: a perft suite, each
-# position with the engine's counts at depths 1 to DEPTH
-engine_suite() {
+# engine_run FILE-OF-FENS ENGINE-VARIANT DEPTH: one engine process that
+# writes its start position's string, then for each position of the file
+# its string as it reads it and its counts at depths 1 to DEPTH; raw output
+# in FILE.eng, for engine_suite and engine_fens
+engine_run() {
 	{
-		printf 'uci\nsetoption name UCI_Variant value %s\n' "$2"
+		printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\nd\n' "$2"
 		while IFS= read -r fen; do
-			printf 'position fen %s\n' "$fen"
+			printf 'position fen %s\nd\n' "$fen"
 			d=1
 			while [ $d -le "$3" ]; do
 				printf 'go perft %s\n' $d
@@ -187,29 +189,29 @@ engine_suite() {
 			done
 		done <"$1"
 		printf 'quit\n'
-	} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p' |
-		awk -v n="$3" 'NR == FNR { fen[FNR] = $0; next }
+	} | fairy-stockfish >"$1.eng" 2>/dev/null
+}
+
+# engine_suite FILE-OF-FENS DEPTH: a perft suite from engine_run's output,
+# each position with the engine's counts at depths 1 to DEPTH
+engine_suite() {
+	sed -n 's/^Nodes searched: //p' "$1.eng" |
+		awk -v n="$2" 'NR == FNR { fen[FNR] = $0; next }
 			{ i = int((FNR - 1) / n) + 1; line[i] = line[i] " ;D" ((FNR - 1) % n + 1) " " $1 }
 			END { for (i = 1; i in fen; i++) print fen[i] line[i] }' "$1" -
 }
 
-# engine_fens FILE-OF-FENS ENGINE-VARIANT: the engine's own position string
-# for its start, then for each position of the file as it reads it
+# engine_fens FILE-OF-FENS: the engine's own position string for its start,
+# then for each position of the file as it reads it (engine_run's output)
 engine_fens() {
-	{
-		printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\nd\n' "$2"
-		while IFS= read -r fen; do
-			printf 'position fen %s\nd\n' "$fen"
-		done <"$1"
-		printf 'quit\n'
-	} | fairy-stockfish 2>/dev/null | sed -n 's/^Fen: //p'
+	sed -n 's/^Fen: //p' "$1.eng"
 }
 
 # fen_check VARIANT ENGINE-VARIANT: vchess writes the position strings the
 # engine writes, for the start and every position of the random games
 fen_check() {
 	local n bad
-	engine_fens "$tmp/$1.fens" "$2" >"$tmp/$1.efens"
+	engine_fens "$tmp/$1.fens" >"$tmp/$1.efens"
 	{ head -n 1 "$tmp/$1.fens"; cat "$tmp/$1.fens"; } >"$tmp/$1.vfens"
 	n=$(wc -l <"$tmp/$1.vfens")
 	bad=$(paste -d '|' "$tmp/$1.vfens" "$tmp/$1.efens" | awk -F '|' '$1 != $2' | head -n 3)
@@ -235,11 +237,14 @@ printf '%s\n' "$table" | while read -r v e twin; do
 	*" $v "*)
 		printf 'startpos\n' >"$tmp/$v.start"
 		bad=""
+		# one engine process for the three depths (it takes a second to start)
+		{
+			printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\n' "$e"
+			printf 'go perft %s\n' 1 2 3
+			printf 'quit\n'
+		} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p' >"$tmp/$v.want"
 		for d in 1 2 3; do
-			want=$({
-				printf 'uci\nsetoption name UCI_Variant value %s\n' "$e"
-				printf 'position startpos\ngo perft %s\nquit\n' "$d"
-			} | fairy-stockfish 2>/dev/null | sed -n 's/^Nodes searched: //p')
+			want=$(sed -n "${d}p" "$tmp/$v.want")
 			got=$(vchess-perft --variant "$as" "$d" 2>&1)
 			[ "$got" = "$want" ] || bad="$bad depth $d: vchess $got, fairy-stockfish $want;"
 		done
@@ -268,8 +273,9 @@ printf '%s\n' "$table" | while read -r v e twin; do
 		echo "not ok fsf-$v: no positions came out of the random games"
 		continue
 	fi
+	engine_run "$tmp/$v.fens" "$e" "$d"
 	case " $fen_skip " in *" $v "*) ;; *) fen_check "$v" "$e" ;; esac
-	engine_suite "$tmp/$v.fens" "$e" "$d" >"$tmp/$v.perft"
+	engine_suite "$tmp/$v.fens" "$d" >"$tmp/$v.perft"
 	if [ "$(grep -c ';D' "$tmp/$v.perft")" -ne "$n" ]; then
 		echo "not ok fsf-$v: fairy-stockfish ($e) did not count every position"
 		continue

@@ -70,7 +70,7 @@ fi
 if [ "${FULL:-0}" = 1 ]; then
 	games=6 plies=300
 else
-	games=1 plies=50
+	games=1 plies=40
 fi
 seed=1
 for v in $(vchess-variant list | awk '{print $1}'); do
