@@ -112,8 +112,10 @@ uint64_t vc_pos_compute_hash(const struct vc_position *p)
 {
 	const struct vc_variant *v = p->v;
 	uint64_t h = 0;
-	for (int sq = 0; sq < v->nsq; sq++)
-		if (p->board[sq]) {
+	/* every occupied square is in its colour's piece list (vc_pos_put) */
+	for (int c = 0; c < 3; c++)
+		for (int i = 0; i < p->npl[c]; i++) {
+			int sq = p->plist[c][i];
 			h ^= zkey(v, p->board[sq], sq);
 			if (p->sqf[sq] & VC_SQF_LINKMASK)
 				h ^= v->zob_link[(size_t)sq * 8 + (size_t)(vc_link_of(p->sqf[sq]) - 1)];
@@ -326,7 +328,7 @@ static int grow_undo(struct vc_position *p)
 	return 0;
 }
 
-static void swap_halves(struct vc_position *p);
+static void swap_halves(struct vc_position *p, int rehash);
 
 /* The undo record of m: what make changes and unmake puts back. */
 static inline void save_undo(struct vc_undo *u, const struct vc_position *p, const vc_move *m)
@@ -754,7 +756,7 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 		p->fullmove++;
 	p->ply++;
 	if ((v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == v->swap_period) {
-		swap_halves(p);
+		swap_halves(p, 1);
 		u->swapped = 1;
 	}
 	if (v->rules & VC_R_KIRBY_DEATH)
@@ -811,8 +813,8 @@ void vc_pos_unmake(struct vc_position *p)
 	const vc_move *m = &u->m;
 	for (int i = u->nchg - 1; i >= 0; i--)
 		p->sqf[u->chgsq[i]] = u->chgold[i][1];
-	if (u->swapped)
-		swap_halves(p);
+	if (u->swapped) /* the hash comes back from the undo record */
+		swap_halves(p, 0);
 	p->side ^= 1;
 	p->ply--;
 	int side = p->side;
@@ -880,45 +882,60 @@ void vc_pos_unmake(struct vc_position *p)
 
 /* Schizochess: files k and k + files/2 trade places; castling partners and
  * en-passant targets travel with their squares.  Its own inverse. */
-static void swap_halves(struct vc_position *p)
+/* The square of sq after the halves swap: each file moves half the board
+ * across, wrapping. */
+static inline int swapped_square(const struct vc_variant *v, int sq)
+{
+	int f = sq % v->files;
+	return sq - f + (f + v->files / 2) % v->files;
+}
+
+/* The board halves swap places (rule swap-halves): every square's piece
+ * and flags, the piece lists, the kings, the castling partners and the
+ * en-passant targets; with rehash, the hash is made anew (unmake takes it
+ * back from the undo record instead).  On an even number of files the
+ * swap is a set of pairs, done in place. */
+static void swap_halves(struct vc_position *p, int rehash)
 {
 	const struct vc_variant *v = p->v;
 	int half = v->files / 2;
-	uint8_t nb[VC_MAXSQ] = { 0 }, nf[VC_MAXSQ] = { 0 };
-	int map[VC_MAXSQ] = { 0 };
-	for (int sq = 0; sq < v->nsq; sq++) {
-		int f = sq % v->files, r = sq / v->files;
-		map[sq] = vc_sq(v->files, (f + half) % v->files, r);
+	if (v->files % 2 == 0) {
+		for (int r = 0; r < v->ranks; r++)
+			for (int a = r * v->files, e = a + half; a < e; a++) {
+				uint8_t b = p->board[a], fl = p->sqf[a];
+				p->board[a] = p->board[a + half];
+				p->sqf[a] = p->sqf[a + half];
+				p->board[a + half] = b;
+				p->sqf[a + half] = fl;
+			}
+	} else {
+		uint8_t nb[VC_MAXSQ], nf[VC_MAXSQ];
+		for (int sq = 0; sq < v->nsq; sq++) {
+			nb[swapped_square(v, sq)] = p->board[sq];
+			nf[swapped_square(v, sq)] = p->sqf[sq];
+		}
+		memcpy(p->board, nb, (size_t)v->nsq);
+		memcpy(p->sqf, nf, (size_t)v->nsq);
 	}
-	for (int sq = 0; sq < v->nsq; sq++) {
-		nb[map[sq]] = p->board[sq];
-		nf[map[sq]] = p->sqf[sq];
-	}
-	memcpy(p->board, nb, (size_t)v->nsq);
-	memcpy(p->sqf, nf, (size_t)v->nsq);
 	for (int c = 0; c < 3; c++)
 		for (int i = 0; i < p->npl[c]; i++) {
-			int sq = map[p->plist[c][i]];
+			int sq = swapped_square(v, p->plist[c][i]);
 			p->plist[c][i] = (int16_t)sq;
 			p->pidx[sq] = (int16_t)i;
 		}
 	for (int c = 0; c < 2; c++) {
 		if (p->king[c] >= 0)
-			p->king[c] = (int16_t)map[p->king[c]];
+			p->king[c] = (int16_t)swapped_square(v, p->king[c]);
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0)
-				p->castle[c][i] = (int16_t)map[p->castle[c][i]];
+				p->castle[c][i] = (int16_t)swapped_square(v, p->castle[c][i]);
 	}
-	uint64_t h = p->hash;
-	for (int i = 0; i < p->nep; i++) {
-		h ^= v->zob_ep[p->ep[i]];
-		p->ep[i] = (int16_t)map[p->ep[i]];
-		h ^= v->zob_ep[p->ep[i]];
-	}
+	for (int i = 0; i < p->nep; i++)
+		p->ep[i] = (int16_t)swapped_square(v, p->ep[i]);
 	if (p->epvictim >= 0)
-		p->epvictim = (int16_t)map[p->epvictim];
-	(void)h;
-	p->hash = vc_pos_compute_hash(p);
+		p->epvictim = (int16_t)swapped_square(v, p->epvictim);
+	if (rehash)
+		p->hash = vc_pos_compute_hash(p);
 }
 
 void vc_position_make(struct vc_position *p, const vc_move *m) { (void)vc_pos_make(p, m); }

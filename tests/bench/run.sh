@@ -656,6 +656,42 @@ else
 	row "$label" vio_games "(none)" "" "$R"
 fi
 
+# ---- #20 target 3: every variant at orthodox speed ------------------------------------------
+# Validation plies per second at -j 1 on seeded random games (t_genval --write san, 200 plies)
+# of each variant, beside orthodox chess's random games made the same way: like with like
+# (random games capture and check more than real ones).  Target: ratio >= 0.50 (Io Chess,
+# four times the board: 0.25).
+TGV=
+for d in "$BUILD" "$ROOT/build"; do [ -x "$d/tests/t_genval" ] && { TGV="$d/tests/t_genval"; break; }; done
+vrate() { # vrate NAME: plies per second of a --summary run
+	awk -v p="$(sed -n 's/^plies \([0-9]*\)$/\1/p' "$TMP/$1.out" | head -n 1)" -v t="${T[$1]:-0}" \
+		'BEGIN { if (t > 0) printf "%d", p / t; else print 0 }'
+}
+if [ ! -x "$VVALID" ] || [ ${#vsum[@]} = 0 ]; then
+	skip_row "validate random variants" "skipped: no vchess-validate --summary"
+elif [ -z "$TGV" ]; then
+	skip_row "validate random variants" "skipped: no tests/t_genval (make tests)"
+else
+	for var in chess crazyhouse sc-chess schizochess sico io-chess; do
+		"$TGV" --variant "$var" --games 400 --plies 200 --seed 20 --write san \
+			>"$TMP/rnd-$var.pgn" 2>/dev/null
+		def "vr_$var" "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/rnd-$var.pgn"
+	done
+	measure vr_chess
+	orth=$(vrate vr_chess)
+	for var in crazyhouse sc-chess schizochess sico io-chess; do
+		measure "vr_$var"
+		label="validate random $var"
+		rate=$(vrate "vr_$var") target=0.50
+		[ "$var" = io-chess ] && target=0.25
+		ratio=$(awk -v a="$rate" -v b="$orth" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+		grep -q '^invalid 0$' "$TMP/vr_$var.out" || note "!!! $label: some random games invalid"
+		printf "$FMT" "$label" "$(secs "vr_$var")" "orthodox random games" "$(secs vr_chess)" \
+			"$ratio" "$(rss "${M[vr_$var]:-}")" "$(rss "${M[vr_chess]:-}")" \
+			"$rate vs $orth plies/s (target: ratio >= $target)"
+	done
+fi
+
 # ---- the web page: 1,000 lichess games in headless chromium (no peer) ----------------------
 # Its size, the time to write it, the first paint and a step, as the browser reports them.
 label="viewer page lichess 1000"
