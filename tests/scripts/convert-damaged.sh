@@ -386,6 +386,8 @@ E5=$NSEG
 # and two big garbage regions: several MiB, so that games and garbage straddle the
 # reader's 1 MiB reads (and, from a pipe or gzip, its many smaller ones).
 BIG_REPS=${DAMAGED_REPS:-4}
+# under the sanitizers (make san) twice: both big garbage regions, a smaller file
+[ -z "${DAMAGED_REPS:-}" ] && [ "${VCHESS_SAN:-0}" = 1 ] && BIG_REPS=2
 start b6.pgn
 for ((rep = 0; rep < BIG_REPS; rep++)); do
 	games 0 $((NGOOD - 1)) 1000

@@ -10,13 +10,13 @@
 # JSON lines parse (when python3 is there).
 #
 # Large archives are cut to their first CONVERT_GAMES games (default 2000) to
-# keep the test short (500 under make san); CONVERT_FULL=1 takes them whole (a benchmark:
+# keep the test short (200 under make san); CONVERT_FULL=1 takes them whole (a benchmark:
 # minutes).
 set -u
 C=${CORPORA:-corpora/real}
 N=${CONVERT_GAMES:-2000}
-# under the sanitizers (make san), 500: the same code on fewer games
-[ -z "${CONVERT_GAMES:-}" ] && [ "${VCHESS_SAN:-0}" = 1 ] && N=500
+# under the sanitizers (make san), 200: the same code on fewer games
+[ -z "${CONVERT_GAMES:-}" ] && [ "${VCHESS_SAN:-0}" = 1 ] && N=200
 T=${TMPDIR:-/tmp}
 RNG=formats/xml/vchess.rng
 have_xmllint=0

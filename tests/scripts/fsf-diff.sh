@@ -37,7 +37,8 @@
 # vchess wrote and writes it back with its `d` command, and its start
 # position's string; each must be the string vchess writes.
 #
-#   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper.
+#   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper;
+#   under make san (VCHESS_SAN=1) every 26th ply.
 #   FSF_ONLY=REGEX keeps the table's lines that match.
 # Skipped with the reason when fairy-stockfish is not installed.
 set -u
@@ -46,6 +47,8 @@ B=${VCHESS_BUILD:-build}
 games=1 every=13 depth=3
 if [ "${FULL:-0}" = 1 ]; then
 	games=10 every=5 depth=4
+elif [ "${VCHESS_SAN:-0}" = 1 ]; then
+	every=26 # under the sanitizers (make san): half the positions, the same code
 fi
 table="
 chess chess
