@@ -36,10 +36,12 @@
 
 static inline uint64_t bit(int sq) { return 1ULL << sq; }
 
-/* a path that only moves: its squares, those crossed (transit) */
-struct bb_short {
-	uint8_t len, modes, transit;
-	uint8_t sq[BB_MAXSP];
+/* a destination of a path that only moves: the squares that must be
+ * empty for it (its own and those before it on the path) */
+struct bb_step {
+	uint64_t need;
+	uint8_t to, first, dbl; /* first: only with the first-move right; dbl: a step
+				   of several squares that leaves en-passant targets */
 };
 
 struct vc_bb {
@@ -55,12 +57,14 @@ struct vc_bb {
 	uint32_t leapcap[2];                     /* types that take by a leap */
 	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
 	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
-	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] short paths of each origin in sp */
-	struct bb_short *sp;
+	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] the steps of each origin in sp */
+	struct bb_step *sp;
 	int nsp, capsp;
-	/* promotion: the zones, and whether a type promotes at all */
-	uint8_t promotes[BB_MAXT];
+	/* promotion: the zones */
 	uint64_t pzone[2][BB_MAXT], azone[2][BB_MAXT];
+	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
+	/* fixed castling: where the royal piece and the partner go */
+	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
 };
 
 /* a position */
@@ -176,29 +180,32 @@ static int ride_edge(const struct vc_bb *b, int s, int t, int o, int sq, int mod
 	return -1;
 }
 
+/* a path that only moves, as its destinations */
 static int add_short(struct vc_bb *b, int modes, const int16_t *s, int len)
 {
 	if (len > BB_MAXSP || (modes & (VC_MODE_CAPTURE | VC_MODE_EPTAKE)) ||
 	    !(modes & VC_MODE_MOVE))
 		return -1;
-	if (b->nsp == b->capsp) {
-		int cap = b->capsp ? 2 * b->capsp : 64;
-		struct bb_short *n = realloc(b->sp, (size_t)cap * sizeof *n);
-		if (!n)
-			return -1;
-		b->sp = n;
-		b->capsp = cap;
-	}
-	struct bb_short *p = &b->sp[b->nsp++];
-	memset(p, 0, sizeof *p);
-	p->len = (uint8_t)len;
-	p->modes = (uint8_t)modes;
+	uint64_t need = 0;
 	for (int j = 0; j < len; j++) {
 		if (s[j] & VC_PS_SELF)
 			return -1;
-		p->sq[j] = (uint8_t)(s[j] & VC_PS_SQMASK);
+		need |= bit(s[j] & VC_PS_SQMASK);
 		if (s[j] & VC_PS_TRANSIT)
-			p->transit |= (uint8_t)(1u << j);
+			continue;
+		if (b->nsp == b->capsp) {
+			int cap = b->capsp ? 2 * b->capsp : 64;
+			struct bb_step *n = realloc(b->sp, (size_t)cap * sizeof *n);
+			if (!n)
+				return -1;
+			b->sp = n;
+			b->capsp = cap;
+		}
+		struct bb_step *p = &b->sp[b->nsp++];
+		p->need = need;
+		p->to = (uint8_t)(s[j] & VC_PS_SQMASK);
+		p->first = (modes & VC_MODE_FIRST) != 0;
+		p->dbl = (modes & VC_MODE_EPMAKE) && j > 0;
 	}
 	return 0;
 }
@@ -294,7 +301,6 @@ static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 {
 	for (int t = 0; t < v->ntypes; t++) {
 		const struct vc_ptype *pt = &v->types[t];
-		b->promotes[t] = (pt->promo_choices && pt->promo_ranks) || pt->auto_to >= 0;
 		for (int s = 0; s < 2; s++)
 			for (int sq = 0; sq < v->nsq; sq++) {
 				if (vc_bit_test(v->promo_zone[s][t], sq))
@@ -302,6 +308,13 @@ static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 				if (vc_bit_test(v->auto_zone[s][t], sq))
 					b->azone[s][t] |= bit(sq);
 			}
+		for (int s = 0; s < 2; s++) {
+			b->special[s][t] = 0;
+			if (pt->promo_choices && pt->promo_ranks)
+				b->special[s][t] |= pt->promo_from_zone ? ~0ULL : b->pzone[s][t];
+			if (pt->auto_to >= 0)
+				b->special[s][t] |= b->azone[s][t];
+		}
 	}
 }
 
@@ -354,6 +367,16 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		}
 	promo_tables(b, v);
 	attack_tables(b);
+	for (int i = 0; i < v->ncastle; i++) {
+		const struct vc_castle_spec *c = &v->castle[i];
+		int mk = vc_sq(v->files, c->king_to % v->files, v->ranks - 1 - c->king_to / v->files);
+		int mp = vc_sq(v->files, c->partner_to % v->files,
+			       v->ranks - 1 - c->partner_to / v->files);
+		b->kto[0][i] = (int8_t)c->king_to;
+		b->pto[0][i] = (int8_t)c->partner_to;
+		b->kto[1][i] = (int8_t)mk;
+		b->pto[1][i] = (int8_t)mp;
+	}
 	return b;
 no:
 	vc_bb_free(b);
@@ -388,49 +411,16 @@ static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by,
 	return 0;
 }
 
-/* The pieces of 'by' that attack sq; *block: the squares where a piece
- * would stop every one of their attacks (between sq and a lone rider). */
-static uint64_t checkers(const struct vc_bb *b, const struct bpos *x, int sq, int by,
-			 uint64_t occ, uint64_t *block)
-{
-	uint64_t att = 0, blk = ~0ULL;
-	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
-		int t = __builtin_ctz(m);
-		uint64_t a = b->inv[by][t][sq] & x->pc[by][t];
-		if (a) {
-			att |= a;
-			blk = 0;
-		}
-	}
-	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
-		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t r = b->ray[od][sq] & occ;
-		if (!r)
-			continue;
-		int s = first_on(b, od, r);
-		if ((x->occ[by] & bit(s)) && (b->cdir[by][d] >> (x->board[s] - 1) & 1)) {
-			att |= bit(s);
-			blk &= b->ray[od][sq] & ~b->ray[od][s] & ~bit(s);
-		}
-	}
-	*block = att ? blk : 0;
-	return att;
-}
-
 /* ---- making moves ---- */
 
 /* Castling right i of side from its royal piece on ksq, the partner on
  * psq: where both go (as movegen.c's gen_castling), 0 when they cannot. */
-static int castle_squares(const struct vc_variant *v, int side, int i, int ksq, int psq, int *kto,
-			  int *pto)
+static int castle_squares(const struct vc_bb *b, const struct vc_variant *v, int side, int i,
+			  int ksq, int psq, int *kto, int *pto)
 {
 	if (v->castle_style == VC_CASTLE_FIXED) {
-		*kto = v->castle[i].king_to;
-		*pto = v->castle[i].partner_to;
-		if (side == VC_BLACK) {
-			*kto = vc_sq(v->files, *kto % v->files, v->ranks - 1 - *kto / v->files);
-			*pto = vc_sq(v->files, *pto % v->files, v->ranks - 1 - *pto / v->files);
-		}
+		*kto = b->kto[side][i];
+		*pto = b->pto[side][i];
 		return 1;
 	}
 	if (psq / v->files != ksq / v->files)
@@ -457,10 +447,11 @@ static inline void put(struct bpos *c, int side, int t, int sq)
 	c->board[sq] = (uint8_t)(t + 1);
 }
 
-static void make_castle(const struct vc_variant *v, struct bpos *c, const struct bmove *m)
+static void make_castle(const struct vc_bb *b, const struct vc_variant *v, struct bpos *c,
+			const struct bmove *m)
 {
-	int us = c->side, i = m->promo, ksq = m->from, psq = c->castle[us][i], kto, pto;
-	(void)castle_squares(v, us, i, ksq, psq, &kto, &pto);
+	int us = c->side, i = m->promo, ksq = m->from, psq = c->castle[us][i], kto = ksq, pto = psq;
+	(void)castle_squares(b, v, us, i, ksq, psq, &kto, &pto);
 	int kt = c->board[ksq] - 1, pt = c->board[psq] - 1;
 	int nt = v->castle[i].becomes >= 0 ? v->castle[i].becomes : pt;
 	lift(c, us, kt, ksq);
@@ -492,7 +483,7 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 	c->ep = 0;
 	c->epvictim = -1;
 	if (m->flags & BM_CASTLE) {
-		make_castle(v, c, m);
+		make_castle(b, v, c, m);
 		c->side = (int8_t)them;
 		return;
 	}
@@ -530,8 +521,31 @@ struct gen {
 	const struct bpos *x;
 	struct bmove *out;
 	int n, us, them;
+	int count; /* 1: plain moves are counted, not written (perft's last ply) */
 	uint64_t occ;
+	uint64_t riders[BB_MAXD]; /* the enemy's pieces that take riding along each direction */
 };
+
+/* attacked() with the enemy's riders known */
+static int attacked_g(const struct gen *g, int sq, uint64_t occ)
+{
+	const struct vc_bb *b = g->b;
+	int by = g->them;
+	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		if (b->inv[by][t][sq] & g->x->pc[by][t])
+			return 1;
+	}
+	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t ray = b->ray[od][sq];
+		if (!(ray & g->riders[d]) || !(ray & occ))
+			continue;
+		if (g->riders[d] & bit(first_on(b, od, ray & occ)))
+			return 1;
+	}
+	return 0;
+}
 
 static inline void push(struct gen *g, int from, int to, int promo, int flags)
 {
@@ -577,12 +591,13 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 
 static inline void add_set(struct gen *g, int from, uint64_t set, int t, int flags)
 {
-	if (!g->b->promotes[t]) {
-		for (; set; set &= set - 1)
-			push(g, from, __builtin_ctzll(set), 0, flags);
-		return;
-	}
-	for (; set; set &= set - 1)
+	uint64_t sp = g->b->special[g->us][t], plain = set & ~sp;
+	if (g->count)
+		g->n += __builtin_popcountll(plain);
+	else
+		for (; plain; plain &= plain - 1)
+			push(g, from, __builtin_ctzll(plain), 0, flags);
+	for (set &= sp; set; set &= set - 1)
 		add_promo(g, from, __builtin_ctzll(set), t, flags);
 }
 
@@ -593,9 +608,10 @@ static inline uint64_t ride_reach(const struct vc_bb *b, int from, uint32_t dirs
 	for (; dirs; dirs &= dirs - 1) {
 		int d = __builtin_ctz(dirs);
 		uint64_t r = b->ray[d][from], bl = r & occ;
-		if (bl)
-			r &= ~b->ray[d][first_on(b, d, bl)];
-		a |= r;
+		/* with no piece on the ray, the scan stops on square 63 (up) or 0
+		 * (down), whose ray that way is empty */
+		int s = b->up[d] ? __builtin_ctzll(bl | bit(63)) : 63 - __builtin_clzll(bl | 1);
+		a |= r & ~b->ray[d][s];
 	}
 	return a;
 }
@@ -606,17 +622,14 @@ static void gen_short(struct gen *g, int from, int t, uint64_t mask)
 	const struct vc_bb *b = g->b;
 	uint32_t lo = b->soff[g->us][t][from], hi = b->soff[g->us][t][from + 1];
 	for (uint32_t i = lo; i < hi; i++) {
-		const struct bb_short *p = &b->sp[i];
-		if ((p->modes & VC_MODE_FIRST) && !(g->x->first & bit(from)))
+		const struct bb_step *p = &b->sp[i];
+		if ((g->occ & p->need) || !(mask & bit(p->to)) ||
+		    (p->first && !(g->x->first & bit(from))))
 			continue;
-		for (int j = 0; j < p->len; j++) {
-			int sq = p->sq[j];
-			if (g->occ & bit(sq))
-				break;
-			if ((p->transit >> j & 1) || !(mask & bit(sq)))
-				continue;
-			add_promo(g, from, sq, t, (p->modes & VC_MODE_EPMAKE) && j > 0 ? BM_DOUBLE : 0);
-		}
+		if (g->count && !(b->special[g->us][t] & bit(p->to)))
+			g->n++;
+		else
+			add_promo(g, from, p->to, t, p->dbl ? BM_DOUBLE : 0);
 	}
 }
 
@@ -661,31 +674,44 @@ static void gen_piece(struct gen *g, int from, int t, uint64_t mask)
 		gen_ep(g, from, t);
 }
 
-/* the pieces pinned to the royal piece on k, each one's line in line[] */
-static uint64_t find_pins(struct gen *g, int k, uint64_t *line)
+/* The enemy's pieces that attack the royal piece on k; *block: the
+ * squares where a piece would stop every one of their attacks (between k
+ * and a lone rider); *pinned: the side's pieces pinned to k, each one's
+ * line (the squares it may go to) in line[]. */
+static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinned, uint64_t *line)
 {
 	const struct vc_bb *b = g->b;
 	const struct bpos *x = g->x;
-	uint64_t pinned = 0;
+	uint64_t att = 0, blk = ~0ULL, pin = 0;
+	for (uint32_t m = b->leapcap[g->them]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		uint64_t a = b->inv[g->them][t][k] & x->pc[g->them][t];
+		if (a) {
+			att |= a;
+			blk = 0;
+		}
+	}
 	for (uint32_t m = b->capdirs[g->them]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t r = b->ray[od][k] & g->occ;
-		if (!r)
+		uint64_t ray = b->ray[od][k], r = ray & g->occ;
+		if (!(ray & g->riders[d]) || !r)
 			continue;
 		int s1 = first_on(b, od, r);
-		if (!(x->occ[g->us] & bit(s1)))
+		if (g->riders[d] & bit(s1)) {
+			att |= bit(s1);
+			blk &= ray & ~b->ray[od][s1] & ~bit(s1);
 			continue;
+		}
 		uint64_t r2 = b->ray[od][s1] & g->occ;
-		if (!r2)
+		if (!(x->occ[g->us] & bit(s1)) || !r2 || !(g->riders[d] & bit(first_on(b, od, r2))))
 			continue;
-		int s2 = first_on(b, od, r2);
-		if (!(x->occ[g->them] & bit(s2)) || !(b->cdir[g->them][d] >> (x->board[s2] - 1) & 1))
-			continue;
-		uint64_t l = b->ray[od][k] & ~b->ray[od][s2];
-		line[s1] = (pinned & bit(s1)) ? line[s1] & l : l;
-		pinned |= bit(s1);
+		uint64_t l = ray & ~b->ray[od][first_on(b, od, r2)];
+		line[s1] = (pin & bit(s1)) ? line[s1] & l : l;
+		pin |= bit(s1);
 	}
-	return pinned;
+	*block = att ? blk : 0;
+	*pinned = pin;
+	return att;
 }
 
 static void gen_castling(struct gen *g, int ksq, int in_check)
@@ -699,7 +725,7 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 		int psq = x->castle[us][i], kto, pto;
 		if (psq < 0 || !(x->occ[us] & bit(psq)) ||
 		    (v->castle_partners && !(v->castle_partners >> (x->board[psq] - 1) & 1)) ||
-		    !castle_squares(v, us, i, ksq, psq, &kto, &pto))
+		    !castle_squares(g->b, v, us, i, ksq, psq, &kto, &pto))
 			continue;
 		int lo = ksq, hi = ksq, sqs[3] = { psq, kto, pto };
 		for (int k = 0; k < 3; k++) {
@@ -713,7 +739,7 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 			continue;
 		int ok = 1, d = kto > ksq ? 1 : -1;
 		for (int sq = ksq + d; !through && kto != ksq && sq != kto && ok; sq += d)
-			ok = !attacked(g->b, x, sq, g->them, g->occ & ~bit(ksq));
+			ok = !attacked_g(g, sq, g->occ & ~bit(ksq));
 		if (!ok)
 			continue;
 		struct bmove m = { (uint8_t)ksq, (uint8_t)kto, (uint8_t)i, BM_CASTLE };
@@ -725,30 +751,47 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 static void gen_king(struct gen *g, int k)
 {
 	const struct vc_bb *b = g->b;
-	int lo = g->n, t = b->king;
+	int lo = g->n, t = b->king, count = g->count;
+	g->count = 0; /* each move is tested */
 	gen_piece(g, k, t, ~0ULL);
+	g->count = count;
 	uint64_t occ = g->occ & ~bit(k);
 	for (int i = lo; i < g->n; i++) {
 		const struct bmove *m = &g->out[i];
 		int bad = (m->flags & BM_EP) ? leaves_check(g, m)
-					      : attacked(b, g->x, m->to, g->them, occ);
+					      : attacked_g(g, m->to, occ);
 		if (bad)
 			g->out[i--] = g->out[--g->n];
 	}
 }
 
+/* The legal moves into out, or with count only their number. */
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		     struct bmove *out)
+		     struct bmove *out, int count)
 {
-	struct gen g = { b, v, x, out, 0, x->side, x->side ^ 1, x->occ[0] | x->occ[1] };
+	struct gen g; /* riders: set below for the directions read */
+	g.b = b;
+	g.v = v;
+	g.x = x;
+	g.out = out;
+	g.n = 0;
+	g.us = x->side;
+	g.them = x->side ^ 1;
+	g.count = count;
+	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
-	uint64_t block, line[64];
-	uint64_t chk = checkers(b, x, k, g.them, g.occ, &block);
+	uint64_t block, pinned, line[64];
+	for (uint32_t m = b->capdirs[g.them]; m; m &= m - 1) {
+		int d = __builtin_ctz(m);
+		g.riders[d] = 0;
+		for (uint32_t tm = b->cdir[g.them][d]; tm; tm &= tm - 1)
+			g.riders[d] |= x->pc[g.them][__builtin_ctz(tm)];
+	}
+	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
 	if (chk & (chk - 1))
 		return g.n; /* double check: the royal piece moves */
 	uint64_t mask = chk ? chk | block : ~0ULL;
-	uint64_t pinned = find_pins(&g, k, line);
 	for (int t = 0; t < b->ntypes; t++) {
 		if (t == b->king)
 			continue;
@@ -767,7 +810,7 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		      int depth, struct bmove *buf)
 {
-	int n = gen_legal(b, v, x, buf);
+	int n = gen_legal(b, v, x, buf, depth == 1);
 	if (depth == 1)
 		return (uint64_t)n;
 	uint64_t total = 0;
