@@ -54,6 +54,10 @@ struct vc_bb {
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
 	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
 	uint16_t capdirs[2];                     /* directions some type takes along */
+	/* the distinct sets cdir[s][d] (groups), and each direction's */
+	uint16_t grp[2][BB_MAXD];
+	uint8_t ngrp[2], dgrp[2][BB_MAXD];
+	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT]; /* some origin has short paths, en passant */
 	uint32_t leapcap[2];                     /* types that take by a leap */
 	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
 	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
@@ -337,6 +341,19 @@ static void attack_tables(struct vc_bb *b)
 					b->capdirs[s] |= (uint16_t)(1u << d);
 				}
 			}
+			for (int o = 0; o < b->nsq; o++) {
+				b->hasshort[s][t] |= b->soff[s][t][o] != b->soff[s][t][o + 1];
+				b->haslep[s][t] |= b->lep[s][t][o] != 0;
+			}
+		}
+	for (int s = 0; s < 2; s++)
+		for (int d = 0; d < b->ndir; d++) {
+			int i = 0;
+			while (i < b->ngrp[s] && b->grp[s][i] != b->cdir[s][d])
+				i++;
+			if (i == b->ngrp[s])
+				b->grp[s][b->ngrp[s]++] = b->cdir[s][d];
+			b->dgrp[s][d] = (uint8_t)i;
 		}
 }
 
@@ -523,7 +540,7 @@ struct gen {
 	int n, us, them;
 	int count; /* 1: plain moves are counted, not written (perft's last ply) */
 	uint64_t occ;
-	uint64_t riders[BB_MAXD]; /* the enemy's pieces that take riding along each direction */
+	uint64_t grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
 };
 
 /* attacked() with the enemy's riders known */
@@ -539,9 +556,9 @@ static int attacked_g(const struct gen *g, int sq, uint64_t occ)
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
 		uint64_t ray = b->ray[od][sq];
-		if (!(ray & g->riders[d]) || !(ray & occ))
+		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !(ray & occ))
 			continue;
-		if (g->riders[d] & bit(first_on(b, od, ray & occ)))
+		if (g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, ray & occ)))
 			return 1;
 	}
 	return 0;
@@ -601,11 +618,22 @@ static inline void add_set(struct gen *g, int from, uint64_t set, int t, int fla
 		add_promo(g, from, __builtin_ctzll(set), t, flags);
 }
 
-/* the squares the rides (directions dirs) of a piece on from reach */
+/* the squares the rides (directions dirs) of a piece on from reach: a
+ * direction and its opposite (added as 2k and 2k + 1) at once, as one line,
+ * by the obstruction difference (the lowest piece above from, less the
+ * highest one below it, masked by the line); a direction alone by a scan */
 static inline uint64_t ride_reach(const struct vc_bb *b, int from, uint32_t dirs, uint64_t occ)
 {
 	uint64_t a = 0;
-	for (; dirs; dirs &= dirs - 1) {
+	uint32_t pairs = dirs & (dirs >> 1) & 0x5555u;
+	for (uint32_t m = pairs; m; m &= m - 1) {
+		int d = __builtin_ctz(m), u = d + !b->up[d], l = u ^ 1;
+		uint64_t up = b->ray[u][from], down = b->ray[l][from];
+		uint64_t hi = up & occ, lo = down & occ;
+		uint64_t below = ~0ULL << (63 - __builtin_clzll(lo | 1));
+		a |= (up | down) & (2 * (hi & (0 - hi)) + below);
+	}
+	for (dirs &= ~(pairs | pairs << 1); dirs; dirs &= dirs - 1) {
 		int d = __builtin_ctz(dirs);
 		uint64_t r = b->ray[d][from], bl = r & occ;
 		/* with no piece on the ray, the scan stops on square 63 (up) or 0
@@ -649,29 +677,40 @@ static void gen_ep(struct gen *g, int from, int t)
 	}
 }
 
-/* The moves of the piece of type t on from, their destinations in mask. */
-static void gen_piece(struct gen *g, int from, int t, uint64_t mask)
+/* The moves of the side's pieces of type t, their destinations in mask
+ * (a pinned piece's also on its line). */
+static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const uint64_t *line)
 {
 	const struct vc_bb *b = g->b;
 	int us = g->us;
-	uint64_t quiet = b->lq[us][t][from], cap = b->lc[us][t][from];
+	const uint64_t *lq = b->lq[us][t], *lc = b->lc[us][t];
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
-	if (rq | rc) {
-		uint64_t r = ride_reach(b, from, rq | rc, g->occ);
-		if (rq == rc) {
+	uint64_t sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
+	for (uint64_t m = g->x->pc[us][t]; m; m &= m - 1) {
+		int from = __builtin_ctzll(m);
+		uint64_t mk = (pinned & bit(from)) ? mask & line[from] : mask;
+		uint64_t quiet = lq[from], cap = lc[from];
+		if (rq == rc && rq) {
+			uint64_t r = ride_reach(b, from, rq, g->occ);
 			quiet |= r;
 			cap |= r;
-		} else {
+		} else if (rq | rc) {
 			quiet |= ride_reach(b, from, rq, g->occ);
 			cap |= ride_reach(b, from, rc, g->occ);
 		}
+		quiet &= empty & mk;
+		cap &= enemy & mk;
+		if (g->count && !sp) {
+			g->n += __builtin_popcountll(quiet) + __builtin_popcountll(cap);
+		} else {
+			add_set(g, from, quiet, t, 0);
+			add_set(g, from, cap, t, BM_CAP);
+		}
+		if (b->hasshort[us][t])
+			gen_short(g, from, t, mk);
+		if (b->haslep[us][t] && b->lep[us][t][from])
+			gen_ep(g, from, t);
 	}
-	add_set(g, from, quiet & ~g->occ & mask, t, 0);
-	add_set(g, from, cap & g->x->occ[g->them] & mask, t, BM_CAP);
-	if (b->soff[us][t][from] != b->soff[us][t][from + 1])
-		gen_short(g, from, t, mask);
-	if (b->lep[us][t][from])
-		gen_ep(g, from, t);
 }
 
 /* The enemy's pieces that attack the royal piece on k; *block: the
@@ -694,16 +733,16 @@ static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinn
 	for (uint32_t m = b->capdirs[g->them]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
 		uint64_t ray = b->ray[od][k], r = ray & g->occ;
-		if (!(ray & g->riders[d]) || !r)
+		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !r)
 			continue;
 		int s1 = first_on(b, od, r);
-		if (g->riders[d] & bit(s1)) {
+		if (g->grp[g->b->dgrp[g->them][d]] & bit(s1)) {
 			att |= bit(s1);
 			blk &= ray & ~b->ray[od][s1] & ~bit(s1);
 			continue;
 		}
 		uint64_t r2 = b->ray[od][s1] & g->occ;
-		if (!(x->occ[g->us] & bit(s1)) || !r2 || !(g->riders[d] & bit(first_on(b, od, r2))))
+		if (!(x->occ[g->us] & bit(s1)) || !r2 || !(g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, r2))))
 			continue;
 		uint64_t l = ray & ~b->ray[od][first_on(b, od, r2)];
 		line[s1] = (pin & bit(s1)) ? line[s1] & l : l;
@@ -753,7 +792,7 @@ static void gen_king(struct gen *g, int k)
 	const struct vc_bb *b = g->b;
 	int lo = g->n, t = b->king, count = g->count;
 	g->count = 0; /* each move is tested */
-	gen_piece(g, k, t, ~0ULL);
+	gen_type(g, t, ~0ULL, 0, NULL);
 	g->count = count;
 	uint64_t occ = g->occ & ~bit(k);
 	for (int i = lo; i < g->n; i++) {
@@ -769,7 +808,7 @@ static void gen_king(struct gen *g, int k)
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		     struct bmove *out, int count)
 {
-	struct gen g; /* riders: set below for the directions read */
+	struct gen g; /* grp: set below for the groups read */
 	g.b = b;
 	g.v = v;
 	g.x = x;
@@ -781,25 +820,19 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
 	uint64_t block, pinned, line[64];
-	for (uint32_t m = b->capdirs[g.them]; m; m &= m - 1) {
-		int d = __builtin_ctz(m);
-		g.riders[d] = 0;
-		for (uint32_t tm = b->cdir[g.them][d]; tm; tm &= tm - 1)
-			g.riders[d] |= x->pc[g.them][__builtin_ctz(tm)];
+	for (int i = 0; i < b->ngrp[g.them]; i++) {
+		g.grp[i] = 0;
+		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
+			g.grp[i] |= x->pc[g.them][__builtin_ctz(tm)];
 	}
 	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
 	if (chk & (chk - 1))
 		return g.n; /* double check: the royal piece moves */
 	uint64_t mask = chk ? chk | block : ~0ULL;
-	for (int t = 0; t < b->ntypes; t++) {
-		if (t == b->king)
-			continue;
-		for (uint64_t m = x->pc[g.us][t]; m; m &= m - 1) {
-			int from = __builtin_ctzll(m);
-			gen_piece(&g, from, t, (pinned & bit(from)) ? mask & line[from] : mask);
-		}
-	}
+	for (int t = 0; t < b->ntypes; t++)
+		if (t != b->king && x->pc[g.us][t])
+			gen_type(&g, t, mask, pinned, line);
 	if (v->ncastle)
 		gen_castling(&g, k, chk != 0);
 	return g.n;
