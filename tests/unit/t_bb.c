@@ -109,6 +109,77 @@ VT_TEST(every_eligible_variant)
 	vc_ctx_free(ctx);
 }
 
+/* A variant made for the shapes no built-in that fits has: a nightrider
+ * (a ride whose step is no compass direction), a lance (one direction
+ * alone), a piece that moves as a knight and takes as a rook, pawns that
+ * step three squares at first (two en-passant targets) and may promote or
+ * not on the sixth rank, once to a nightrider (a limit), castling of the
+ * relative style, through check. */
+static const char shapes_yaml[] =
+	"name: shapes\n"
+	"board: {files: 8, ranks: 8}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - name: nightrider\n"
+	"    symbol: N\n"
+	"    promotion-limit: 1\n"
+	"    moves: [ride: [1, 2]]\n"
+	"  - name: lance\n"
+	"    symbol: L\n"
+	"    moves: [{ride: [0, 1], dirs: forward}]\n"
+	"  - name: rook\n"
+	"    symbol: R\n"
+	"    moves: [ride: [1, 0]]\n"
+	"  - name: hopper\n"
+	"    symbol: H\n"
+	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n"
+	"  - name: pawn\n"
+	"    symbol: P\n"
+	"    pawn: true\n"
+	"    moves:\n"
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
+	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n"
+	"         en-passant: true}\n"
+	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
+	"    promotion: {ranks: [6, 7, 8], choices: [N, L, H], mandatory: [8]}\n"
+	"setup: \"rnlhkhlr/pppppppp/8/8/8/8/PPPPPPPP/RNLHKHLR w KQkq - 0 1\"\n"
+	"castling:\n"
+	"  style: relative\n"
+	"  king: e1\n"
+	"  through-check: true\n"
+	"  sides:\n"
+	"    - {right: K, partner: h1}\n"
+	"    - {right: Q, partner: a1, long: true}\n"
+	"rules: {en-passant: true}\n";
+
+VT_TEST(made_shapes)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "shapes", shapes_yaml, strlen(shapes_yaml));
+	if (!v)
+		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	VT_CHECK(v && v->bb);
+	if (v && v->bb)
+		random_games(v, 77, full() ? 24 : 6, 100, 10, 3);
+	/* castling both ways, pawns that step two and three squares, taken
+	 * en passant on either target, promotions */
+	static const char *fens[] = {
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+		"r3k2r/8/8/8/8/4n3/8/R3K2R w KQkq - 0 1",
+		"4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
+		"4k3/2P5/8/8/1p6/8/P7/4K3 w - - 0 1",
+		"4k3/8/p7/8/8/1P6/2p5/4K3 b - - 0 1",
+	};
+	struct vc_position *p = v && v->bb ? vc_position_new(v) : NULL;
+	for (size_t i = 0; p && i < sizeof fens / sizeof fens[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
+		compare(__FILE__, __LINE__, "shapes", p, 4, "edge");
+	}
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 /* Positions at the edges of legality. */
 VT_TEST(chess_edges)
 {
@@ -170,4 +241,4 @@ VT_TEST(chess_published)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(chess_edges), VT_ENTRY(chess_published))
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(chess_published))
