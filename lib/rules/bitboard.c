@@ -25,16 +25,19 @@
 
 #include "rules/vc_rules.h"
 
-#define BB_MAXT 16  /* piece types */
-#define BB_MAXD 16  /* ride directions (with their opposites) */
-#define BB_MAXSP 8  /* squares of a short path */
+#define BB_MAXT 16 /* piece types */
+#define BB_MAXD 16 /* ride directions (with their opposites) */
+#define BB_MAXSP 8 /* squares of a short path */
 
 #define BM_CAP 1
 #define BM_EP 2
 #define BM_DOUBLE 4
 #define BM_CASTLE 8
 
-static inline uint64_t bit(int sq) { return 1ULL << sq; }
+static inline uint64_t bit(int sq)
+{
+	return 1ULL << sq;
+}
 
 /* a destination of a path that only moves: the squares that must be
  * empty for it (its own and those before it on the path) */
@@ -50,15 +53,16 @@ struct vc_bb {
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
 	uint64_t ray[BB_MAXD][64];
-	uint16_t rmodes[2][BB_MAXT][BB_MAXD]; /* modes of the type's ride that way, 0 none */
+	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
 	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
 	uint16_t capdirs[2];                     /* directions some type takes along */
 	/* the distinct sets cdir[s][d] (groups), and each direction's */
 	uint16_t grp[2][BB_MAXD];
 	uint8_t ngrp[2], dgrp[2][BB_MAXD];
-	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT]; /* some origin has short paths, en passant */
-	uint32_t leapcap[2];                     /* types that take by a leap */
+	/* some origin of the type has short paths, takes en passant */
+	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT];
+	uint32_t leapcap[2]; /* types that take by a leap */
 	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
 	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
 	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] the steps of each origin in sp */
@@ -239,7 +243,8 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 		if (len == 1 && !(e & (VC_PS_TRANSIT | VC_PS_SELF)) && !(modes & VC_MODE_FIRST)) {
 			if (modes & ~(RIDE_MODES | VC_MODE_EPTAKE | VC_MODE_EPMAKE))
 				return -1;
-			if (!(modes & VC_MODE_EPTAKE) && (d = ride_edge(b, s, t, o, to, modes)) >= 0) {
+			if (!(modes & VC_MODE_EPTAKE) &&
+			    (d = ride_edge(b, s, t, o, to, modes)) >= 0) {
 				covered |= 1u << d;
 				continue;
 			}
@@ -386,7 +391,8 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	attack_tables(b);
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
-		int mk = vc_sq(v->files, c->king_to % v->files, v->ranks - 1 - c->king_to / v->files);
+		int mk = vc_sq(v->files, c->king_to % v->files,
+			       v->ranks - 1 - c->king_to / v->files);
 		int mp = vc_sq(v->files, c->partner_to % v->files,
 			       v->ranks - 1 - c->partner_to / v->files);
 		b->kto[0][i] = (int8_t)c->king_to;
@@ -487,7 +493,8 @@ static uint64_t ep_targets(const struct vc_variant *v, int from, int to)
 	int ff = from % v->files, fr = from / v->files, tf = to % v->files, tr = to / v->files;
 	int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr), n = 0;
 	uint64_t e = 0;
-	for (int f = ff + dx, r = fr + dy; (f != tf || r != tr) && n < VC_MAXEP; f += dx, r += dy, n++)
+	for (int f = ff + dx, r = fr + dy; (f != tf || r != tr) && n < VC_MAXEP;
+	     f += dx, r += dy, n++)
 		e |= bit(vc_sq(v->files, f, r));
 	return e;
 }
@@ -588,7 +595,8 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 	const struct vc_bb *b = g->b;
 	int us = g->us;
 	if (pt->promo_choices && pt->promo_ranks &&
-	    ((b->pzone[us][t] & bit(to)) || (pt->promo_from_zone && (b->pzone[us][t] & bit(from))))) {
+	    ((b->pzone[us][t] & bit(to)) ||
+	     (pt->promo_from_zone && (b->pzone[us][t] & bit(from))))) {
 		for (uint64_t ch = pt->promo_choices; ch; ch &= ch - 1) {
 			int c = __builtin_ctzll(ch), lim = g->v->types[c].promo_limit;
 			if (!lim || __builtin_popcountll(g->x->pc[us][c]) < lim)
@@ -742,7 +750,8 @@ static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinn
 			continue;
 		}
 		uint64_t r2 = b->ray[od][s1] & g->occ;
-		if (!(x->occ[g->us] & bit(s1)) || !r2 || !(g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, r2))))
+		if (!(x->occ[g->us] & bit(s1)) || !r2 ||
+		    !(g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, r2))))
 			continue;
 		uint64_t l = ray & ~b->ray[od][first_on(b, od, r2)];
 		line[s1] = (pin & bit(s1)) ? line[s1] & l : l;
@@ -797,8 +806,7 @@ static void gen_king(struct gen *g, int k)
 	uint64_t occ = g->occ & ~bit(k);
 	for (int i = lo; i < g->n; i++) {
 		const struct bmove *m = &g->out[i];
-		int bad = (m->flags & BM_EP) ? leaves_check(g, m)
-					      : attacked_g(g, m->to, occ);
+		int bad = (m->flags & BM_EP) ? leaves_check(g, m) : attacked_g(g, m->to, occ);
 		if (bad)
 			g->out[i--] = g->out[--g->n];
 	}

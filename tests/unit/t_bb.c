@@ -57,8 +57,8 @@ static int compare(const char *file, int line, const char *variant, struct vc_po
 
 /* Random games from v's setup: every 'every' plies a count to depth, one
  * game in four to depth + 1 once. */
-static void random_games(const struct vc_variant *v, uint64_t seed, int games, int plies,
-			 int every, int depth)
+static void random_games(const struct vc_variant *v, uint64_t seed, int games, int plies, int every,
+			 int depth)
 {
 	vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
 	struct vc_position *p = vc_position_new(v);
@@ -164,10 +164,8 @@ VT_TEST(made_shapes)
 	/* castling both ways, pawns that step two and three squares, taken
 	 * en passant on either target, promotions */
 	static const char *fens[] = {
-		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-		"r3k2r/8/8/8/8/4n3/8/R3K2R w KQkq - 0 1",
-		"4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
-		"4k3/2P5/8/8/1p6/8/P7/4K3 w - - 0 1",
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/4n3/8/R3K2R w KQkq - 0 1",
+		"4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",     "4k3/2P5/8/8/1p6/8/P7/4K3 w - - 0 1",
 		"4k3/8/p7/8/8/1P6/2p5/4K3 b - - 0 1",
 	};
 	struct vc_position *p = v && v->bb ? vc_position_new(v) : NULL;
@@ -233,12 +231,14 @@ VT_TEST(chess_published)
 	VT_CHECK(p != NULL);
 	if (p) {
 		VT_EQ_INT(vc_perft(p, 4), 197281);
-		VT_CHECK(vc_position_set_fen(p, NULL, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/"
-						      "PPPBBPPP/R3K2R w KQkq - 0 1") == VC_OK);
+		VT_CHECK(vc_position_set_fen(p, NULL,
+					     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/"
+					     "PPPBBPPP/R3K2R w KQkq - 0 1") == VC_OK);
 		VT_EQ_INT(vc_perft(p, 3), 97862);
 	}
 	vc_position_free(p);
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(chess_published))
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
+	VT_ENTRY(chess_published))
