@@ -225,6 +225,11 @@ int vc_position_depth(const struct vc_position *p);
 
 /* Perft: number of leaf nodes at depth. */
 uint64_t vc_perft(struct vc_position *p, int depth);
+/* The same with flags: VC_PERFT_GENERAL counts over the general move
+ * generator even where the variant fits the bitboard core (the counts are
+ * the same; for tests and measurements). */
+#define VC_PERFT_GENERAL 1u
+uint64_t vc_perft_ex(struct vc_position *p, int depth, unsigned flags);
 
 /* Move text.  Writes SAN in the variant's dialect (long algebraic when
  * long_form); returns the length. */

@@ -20,7 +20,7 @@ static const char usage[] =
 	"usage: vchess-perft [OPTION]... DEPTH\n"
 	"       vchess-perft [--variant NAME] [--max-nodes N] --suite FILE\n";
 
-enum { O_VARIANT = 256, O_FEN, O_DIVIDE, O_TIME, O_SUITE, O_MAX };
+enum { O_VARIANT = 256, O_FEN, O_DIVIDE, O_TIME, O_SUITE, O_MAX, O_NO_BB };
 
 static const struct cli_opt opts[] = {
 	{ O_VARIANT, "variant", "NAME", "a built-in variant or a variant file (default: chess)" },
@@ -29,6 +29,7 @@ static const struct cli_opt opts[] = {
 	{ O_TIME, "time", NULL, "the time and nodes per second, on standard error" },
 	{ O_SUITE, "suite", "FILE", "check the counts of a suite (- standard input)" },
 	{ O_MAX, "max-nodes", "N", "--suite: skip the counts larger than N" },
+	{ O_NO_BB, "no-bitboards", NULL, "count with the general generator only" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -43,6 +44,9 @@ static const struct cli_tool tool = {
 	"Exit status: 0 counted or every count matched, 1 a mismatch or a bad position,\n"
 	"2 usage or I/O trouble.\n",
 };
+
+/* vc_perft_ex's flags: VC_PERFT_GENERAL under --no-bitboards */
+static unsigned perft_flags;
 
 static double now(void)
 {
@@ -70,7 +74,7 @@ static void check_depth(struct suite_state *st, long line, int depth, unsigned l
 		st->skipped++;
 		return;
 	}
-	unsigned long long got = vc_perft(st->p, depth);
+	unsigned long long got = vc_perft_ex(st->p, depth, perft_flags);
 	st->checked++;
 	if (got != want) {
 		st->mismatches++;
@@ -233,6 +237,7 @@ static void option(int key, const char *val, void *user)
 	case O_SUITE: a->suite = val; break;
 	case O_DIVIDE: a->divide = 1; break;
 	case O_TIME: a->timing = 1; break;
+	case O_NO_BB: perft_flags = VC_PERFT_GENERAL; break;
 	case O_MAX:
 		a->max_nodes = (unsigned long long)cli_number_arg("--max-nodes", val, 0, LONG_MAX);
 		break;
@@ -258,7 +263,7 @@ static int count(struct vc_ctx *ctx, const struct args *a, long depth)
 			char txt[64];
 			for (int i = 0; i < n; i++) {
 				vc_position_make(p, &ms[i]);
-				unsigned long long c = vc_perft(p, (int)depth - 1);
+				unsigned long long c = vc_perft_ex(p, (int)depth - 1, perft_flags);
 				vc_position_unmake(p);
 				vc_move_coord(v, &ms[i], txt, sizeof txt);
 				printf("%s: %llu\n", txt, c);
@@ -266,7 +271,7 @@ static int count(struct vc_ctx *ctx, const struct args *a, long depth)
 			}
 			free(ms);
 		} else
-			total = vc_perft(p, (int)depth);
+			total = vc_perft_ex(p, (int)depth, perft_flags);
 		double dt = now() - t0;
 		printf("%llu\n", total);
 		if (a->timing)

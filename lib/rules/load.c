@@ -50,6 +50,9 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 		return NULL;
 	}
 	v->start_pos = p; /* freed by vc_variant_free */
+	/* once the piece that castles is known: the bitboard core's tables, or
+	 * NULL when the variant does not fit it (perft goes the general way) */
+	v->bb = vc_bb_build(v);
 	return v;
 }
 

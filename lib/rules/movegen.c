@@ -1499,10 +1499,17 @@ static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
 	return total;
 }
 
-uint64_t vc_perft(struct vc_position *p, int depth)
+uint64_t vc_perft(struct vc_position *p, int depth) { return vc_perft_ex(p, depth, 0); }
+
+/* The bitboard core counts where the variant and the position fit it
+ * (bitboard.c); the rest is counted here, over the paths and tries. */
+uint64_t vc_perft_ex(struct vc_position *p, int depth, unsigned flags)
 {
+	uint64_t count;
 	if (depth <= 0)
 		return 1;
+	if (!(flags & VC_PERFT_GENERAL) && vc_bb_perft(p, depth, &count))
+		return count;
 	vc_move *buf = vc_calloc((size_t)(depth + 1) * VC_MAX_MOVES, sizeof *buf);
 	if (!buf)
 		return 0;

@@ -425,6 +425,9 @@ struct vc_variant {
 	int janggi_read;        /* janggi's numeric notation (H08-87) read besides SAN */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
+	/* the bitboard core's tables (bitboard.c), NULL when the variant does not
+	   fit it: perft then takes the general way */
+	struct vc_bb *bb;
 };
 
 #define VC_TN1_REACH 0x8000
@@ -709,6 +712,15 @@ int vc_move_legal(struct vc_position *p, const vc_move *m);
  * (capture tries when capture != 0); returns the count written to out. */
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap);
+
+/* bitboard.c: perft over 64-bit bitboards for the variants that fit them */
+struct vc_bb;
+/* The tables for v, or NULL when it does not fit (or out of memory). */
+struct vc_bb *vc_bb_build(const struct vc_variant *v);
+void vc_bb_free(struct vc_bb *b);
+/* Perft of p over bitboards: 1 with the count in *count, or 0 when the
+ * variant or the position does not fit (nothing counted). */
+int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count);
 
 /* variant.c */
 /* The symbol SAN writes for type t: its san symbol, or its symbol. */

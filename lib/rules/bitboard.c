@@ -1,0 +1,911 @@
+/*
+ * rules/bitboard.c - perft over 64-bit bitboards, for the variants whose
+ * board and pieces fit them (see doc/DESIGN.md, "The bitboard core").
+ *
+ * The tables come from the variant's compiled paths (vc_rules.h), not from
+ * knowing any game: each path of each side, type and origin is a leap (one
+ * square: a table per origin), a ride (the squares of one step vector up to
+ * the board's edge: a direction, its squares one ray mask per origin, the
+ * first piece on it found by a bit scan), or a short path that only moves
+ * (a pawn's step of two, its crossed square in transit, maybe a first move
+ * only), walked square by square.  A variant whose paths have other shapes,
+ * or whose mechanics need more than moving, taking (en passant too),
+ * promoting and castling, gets no tables (v->bb stays NULL) and perft keeps
+ * to movegen.c's general way.
+ *
+ * Generation is legal: the checkers and the pieces pinned to the royal
+ * piece are found from it outwards along the enemy's ride directions; a
+ * pinned piece moves only on its pin line, in check only to take the one
+ * checker or to stand between; the royal piece only to squares not
+ * attacked with it lifted off the board.  En passant and castling are made
+ * on a copy and tested there.  Positions are copied, not unmade.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/vc_rules.h"
+
+#define BB_MAXT 16 /* piece types */
+#define BB_MAXD 16 /* ride directions (with their opposites) */
+#define BB_MAXSP 8 /* squares of a short path */
+
+#define BM_CAP 1
+#define BM_EP 2
+#define BM_DOUBLE 4
+#define BM_CASTLE 8
+
+static inline uint64_t bit(int sq)
+{
+	return 1ULL << sq;
+}
+
+/* a destination of a path that only moves: the squares that must be
+ * empty for it (its own and those before it on the path) */
+struct bb_step {
+	uint64_t need;
+	uint8_t to, first, dbl; /* first: only with the first-move right; dbl: a step
+				   of several squares that leaves en-passant targets */
+};
+
+struct vc_bb {
+	int nsq, files, ranks, ntypes, ndir, king;
+	int8_t dx[BB_MAXD], dy[BB_MAXD];
+	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
+	uint8_t opp[BB_MAXD]; /* the opposite direction */
+	uint64_t ray[BB_MAXD][64];
+	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
+	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
+	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
+	uint16_t capdirs[2];                     /* directions some type takes along */
+	/* the distinct sets cdir[s][d] (groups), and each direction's */
+	uint16_t grp[2][BB_MAXD];
+	uint8_t ngrp[2], dgrp[2][BB_MAXD];
+	/* some origin of the type has short paths, takes en passant */
+	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT];
+	uint32_t leapcap[2]; /* types that take by a leap */
+	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
+	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
+	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] the steps of each origin in sp */
+	struct bb_step *sp;
+	int nsp, capsp;
+	/* promotion: the zones */
+	uint64_t pzone[2][BB_MAXT], azone[2][BB_MAXT];
+	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
+	/* fixed castling: where the royal piece and the partner go */
+	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
+};
+
+/* a position */
+struct bpos {
+	uint64_t pc[2][BB_MAXT];
+	uint64_t occ[2];
+	uint64_t first; /* pieces holding their first-move right */
+	uint64_t ep;    /* en-passant targets */
+	int8_t epvictim, side;
+	int8_t king[2];
+	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
+	uint8_t board[64];              /* type + 1, 0 empty */
+};
+
+struct bmove {
+	uint8_t from, to, promo, flags; /* promo: type + 1; castling: the right */
+};
+
+void vc_bb_free(struct vc_bb *b)
+{
+	if (!b)
+		return;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < BB_MAXT; t++)
+			free(b->soff[s][t]);
+	free(b->sp);
+	free(b);
+}
+
+/* ---- tables from the paths ---- */
+
+static int dir_index(struct vc_bb *b, int dx, int dy)
+{
+	for (int d = 0; d < b->ndir; d++)
+		if (b->dx[d] == dx && b->dy[d] == dy)
+			return d;
+	if (b->ndir + 2 > BB_MAXD)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		int d = b->ndir++, sx = k ? -dx : dx, sy = k ? -dy : dy;
+		b->dx[d] = (int8_t)sx;
+		b->dy[d] = (int8_t)sy;
+		b->up[d] = sy > 0 || (sy == 0 && sx > 0);
+		b->opp[d] = (uint8_t)(k ? d - 1 : d + 1);
+		for (int o = 0; o < b->nsq; o++) {
+			int f = o % b->files + sx, r = o / b->files + sy;
+			for (; f >= 0 && r >= 0 && f < b->files && r < b->ranks; f += sx, r += sy)
+				b->ray[d][o] |= bit(r * b->files + f);
+		}
+	}
+	return b->ndir - 2;
+}
+
+/* Is the path s (len squares, from o) a ride to the board's edge?  Its
+ * direction, or -1; -2 when there is no room for it in the tables. */
+static int ride_dir(struct vc_bb *b, int o, const int16_t *s, int len)
+{
+	if (len < 2)
+		return -1;
+	int f0 = o % b->files, r0 = o / b->files;
+	int dx = (s[0] & VC_PS_SQMASK) % b->files - f0, dy = (s[0] & VC_PS_SQMASK) / b->files - r0;
+	for (int j = 0; j < len; j++) {
+		int f = f0 + (j + 1) * dx, r = r0 + (j + 1) * dy;
+		if ((s[j] & (VC_PS_TRANSIT | VC_PS_SELF)) || f < 0 || r < 0 || f >= b->files ||
+		    r >= b->ranks || (s[j] & VC_PS_SQMASK) != r * b->files + f)
+			return -1;
+	}
+	int f = f0 + (len + 1) * dx, r = r0 + (len + 1) * dy;
+	if (f >= 0 && r >= 0 && f < b->files && r < b->ranks)
+		return -1; /* stops short of the edge */
+	int d = dir_index(b, dx, dy);
+	return d < 0 ? -2 : d;
+}
+
+#define RIDE_MODES (VC_MODE_MOVE | VC_MODE_CAPTURE)
+
+/* First pass: the ride directions of each side and type, with their
+ * modes, which must be the same from every origin. */
+static int find_rides(struct vc_bb *b, const struct vc_variant *v)
+{
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++)
+			for (int o = 0; o < v->nsq; o++) {
+				int32_t off = v->pathoff[s][t][o];
+				if (!off)
+					continue;
+				const int16_t *q = v->paths + off;
+				int np = *q++;
+				for (int i = 0; i < np; i++, q += 2 + q[0]) {
+					int modes = q[1];
+					if ((modes & ~RIDE_MODES) || !(modes & RIDE_MODES))
+						continue;
+					int d = ride_dir(b, o, q + 2, q[0]);
+					if (d == -2)
+						return -1;
+					if (d < 0)
+						continue;
+					if (b->rmodes[s][t][d] && b->rmodes[s][t][d] != modes)
+						return -1;
+					b->rmodes[s][t][d] = (uint16_t)modes;
+				}
+			}
+	return 0;
+}
+
+/* Is the one-square path to sq (modes) the whole ray of one of the type's
+ * rides from o?  Its direction, or -1. */
+static int ride_edge(const struct vc_bb *b, int s, int t, int o, int sq, int modes)
+{
+	for (int d = 0; d < b->ndir; d++)
+		if (b->rmodes[s][t][d] == modes && b->ray[d][o] == bit(sq))
+			return d;
+	return -1;
+}
+
+/* a path that only moves, as its destinations */
+static int add_short(struct vc_bb *b, int modes, const int16_t *s, int len)
+{
+	if (len > BB_MAXSP || (modes & (VC_MODE_CAPTURE | VC_MODE_EPTAKE)) ||
+	    !(modes & VC_MODE_MOVE))
+		return -1;
+	uint64_t need = 0;
+	for (int j = 0; j < len; j++) {
+		if (s[j] & VC_PS_SELF)
+			return -1;
+		need |= bit(s[j] & VC_PS_SQMASK);
+		if (s[j] & VC_PS_TRANSIT)
+			continue;
+		if (b->nsp == b->capsp) {
+			int cap = b->capsp ? 2 * b->capsp : 64;
+			struct bb_step *n = realloc(b->sp, (size_t)cap * sizeof *n);
+			if (!n)
+				return -1;
+			b->sp = n;
+			b->capsp = cap;
+		}
+		struct bb_step *p = &b->sp[b->nsp++];
+		p->need = need;
+		p->to = (uint8_t)(s[j] & VC_PS_SQMASK);
+		p->first = (modes & VC_MODE_FIRST) != 0;
+		p->dbl = (modes & VC_MODE_EPMAKE) && j > 0;
+	}
+	return 0;
+}
+
+/* Second pass, one origin: leaps into the tables, short paths into sp;
+ * every ride of the type must be there in full, and no square may be
+ * reached both by a short path and another way (the general generator
+ * would count it once, in the order of the paths). */
+static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int t, int o)
+{
+	uint32_t covered = 0;
+	uint64_t other = 0, shortdest = 0;
+	b->soff[s][t][o] = (uint32_t)b->nsp;
+	int32_t off = v->pathoff[s][t][o];
+	const int16_t *q = off ? v->paths + off : NULL;
+	int np = q ? *q++ : 0;
+	for (int i = 0; i < np; i++, q += 2 + q[0]) {
+		int len = q[0], modes = q[1], d;
+		const int16_t *sq = q + 2;
+		if (modes & (VC_MODE_SELF | VC_MODE_HOP | VC_MODE_UNCHECKED))
+			return -1;
+		if (!(modes & ~RIDE_MODES) && (d = ride_dir(b, o, sq, len)) >= 0) {
+			covered |= 1u << d;
+			continue;
+		}
+		int e = sq[0], to = e & VC_PS_SQMASK;
+		if (len == 1 && !(e & (VC_PS_TRANSIT | VC_PS_SELF)) && !(modes & VC_MODE_FIRST)) {
+			if (modes & ~(RIDE_MODES | VC_MODE_EPTAKE | VC_MODE_EPMAKE))
+				return -1;
+			if (!(modes & VC_MODE_EPTAKE) &&
+			    (d = ride_edge(b, s, t, o, to, modes)) >= 0) {
+				covered |= 1u << d;
+				continue;
+			}
+			if (modes & VC_MODE_MOVE)
+				b->lq[s][t][o] |= bit(to);
+			if (modes & VC_MODE_CAPTURE)
+				b->lc[s][t][o] |= bit(to);
+			if (modes & VC_MODE_EPTAKE) {
+				if (b->lep[s][t][o] & bit(to))
+					return -1;
+				b->lep[s][t][o] |= bit(to);
+			}
+			other |= bit(to);
+			continue;
+		}
+		if (add_short(b, modes, sq, len))
+			return -1;
+		for (int j = 0; j < len; j++)
+			if (!(sq[j] & VC_PS_TRANSIT)) {
+				uint64_t m = bit(sq[j] & VC_PS_SQMASK);
+				if ((shortdest | other) & m)
+					return -1;
+				shortdest |= m;
+			}
+	}
+	for (int d = 0; d < b->ndir; d++)
+		if (b->rmodes[s][t][d]) {
+			if (b->ray[d][o] && !(covered >> d & 1))
+				return -1;
+			other |= b->ray[d][o];
+		}
+	return (shortdest & other) ? -1 : 0;
+}
+
+/* The variant's own rules and pieces: only what the core knows. */
+static int variant_fits(const struct vc_variant *v)
+{
+	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER;
+	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->has_complex || v->has_end || v->nreserve ||
+	    (v->rules & ~known) || v->king_type < 0 || v->two_types || v->nregions)
+		return 0;
+	if (v->ncastle && v->castle_type != v->king_type)
+		return 0;
+	for (int i = 0; i < v->ncastle; i++)
+		if (v->castle[i].becomes == v->king_type)
+			return 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		if ((pt->props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) || pt->promo_step ||
+		    ((pt->props & VC_P_ROYAL) && t != v->king_type) ||
+		    (pt->promo_choices >> v->king_type & 1) || pt->auto_to == v->king_type ||
+		    (t == v->king_type && (pt->promo_choices || pt->auto_to >= 0)))
+			return 0;
+		for (int a = 0; a < pt->natoms; a++)
+			if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
+			    pt->atoms[a].within)
+				return 0;
+	}
+	return 1;
+}
+
+static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
+{
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		for (int s = 0; s < 2; s++)
+			for (int sq = 0; sq < v->nsq; sq++) {
+				if (vc_bit_test(v->promo_zone[s][t], sq))
+					b->pzone[s][t] |= bit(sq);
+				if (vc_bit_test(v->auto_zone[s][t], sq))
+					b->azone[s][t] |= bit(sq);
+			}
+		for (int s = 0; s < 2; s++) {
+			b->special[s][t] = 0;
+			if (pt->promo_choices && pt->promo_ranks)
+				b->special[s][t] |= pt->promo_from_zone ? ~0ULL : b->pzone[s][t];
+			if (pt->auto_to >= 0)
+				b->special[s][t] |= b->azone[s][t];
+		}
+	}
+}
+
+/* The inverse tables and summaries the attack tests read. */
+static void attack_tables(struct vc_bb *b)
+{
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++) {
+			for (int o = 0; o < b->nsq; o++)
+				for (uint64_t m = b->lc[s][t][o]; m; m &= m - 1) {
+					b->inv[s][t][__builtin_ctzll(m)] |= bit(o);
+					b->leapcap[s] |= 1u << t;
+				}
+			for (int d = 0; d < b->ndir; d++) {
+				if (b->rmodes[s][t][d] & VC_MODE_MOVE)
+					b->rq[s][t] |= (uint16_t)(1u << d);
+				if (b->rmodes[s][t][d] & VC_MODE_CAPTURE) {
+					b->rc[s][t] |= (uint16_t)(1u << d);
+					b->cdir[s][d] |= (uint16_t)(1u << t);
+					b->capdirs[s] |= (uint16_t)(1u << d);
+				}
+			}
+			for (int o = 0; o < b->nsq; o++) {
+				b->hasshort[s][t] |= b->soff[s][t][o] != b->soff[s][t][o + 1];
+				b->haslep[s][t] |= b->lep[s][t][o] != 0;
+			}
+		}
+	for (int s = 0; s < 2; s++)
+		for (int d = 0; d < b->ndir; d++) {
+			int i = 0;
+			while (i < b->ngrp[s] && b->grp[s][i] != b->cdir[s][d])
+				i++;
+			if (i == b->ngrp[s])
+				b->grp[s][b->ngrp[s]++] = b->cdir[s][d];
+			b->dgrp[s][d] = (uint8_t)i;
+		}
+}
+
+struct vc_bb *vc_bb_build(const struct vc_variant *v)
+{
+	if (!variant_fits(v))
+		return NULL;
+	struct vc_bb *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->nsq = v->nsq;
+	b->files = v->files;
+	b->ranks = v->ranks;
+	b->ntypes = v->ntypes;
+	b->king = v->king_type;
+	if (find_rides(b, v))
+		goto no;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			b->soff[s][t] = calloc(65, sizeof(uint32_t));
+			if (!b->soff[s][t])
+				goto no;
+			for (int o = 0; o < v->nsq; o++)
+				if (origin_tables(b, v, s, t, o))
+					goto no;
+			for (int o = v->nsq; o <= 64; o++)
+				b->soff[s][t][o] = (uint32_t)b->nsp;
+		}
+	promo_tables(b, v);
+	attack_tables(b);
+	for (int i = 0; i < v->ncastle; i++) {
+		const struct vc_castle_spec *c = &v->castle[i];
+		int mk = vc_sq(v->files, c->king_to % v->files,
+			       v->ranks - 1 - c->king_to / v->files);
+		int mp = vc_sq(v->files, c->partner_to % v->files,
+			       v->ranks - 1 - c->partner_to / v->files);
+		b->kto[0][i] = (int8_t)c->king_to;
+		b->pto[0][i] = (int8_t)c->partner_to;
+		b->kto[1][i] = (int8_t)mk;
+		b->pto[1][i] = (int8_t)mp;
+	}
+	return b;
+no:
+	vc_bb_free(b);
+	return NULL;
+}
+
+/* ---- attacks ---- */
+
+/* the first piece of occ along direction d's ray r (not empty) */
+static inline int first_on(const struct vc_bb *b, int d, uint64_t r)
+{
+	return b->up[d] ? __builtin_ctzll(r) : 63 - __builtin_clzll(r);
+}
+
+/* Is sq attacked by side 'by', the board's pieces being occ? */
+static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, uint64_t occ)
+{
+	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		if (b->inv[by][t][sq] & x->pc[by][t])
+			return 1;
+	}
+	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t r = b->ray[od][sq] & occ;
+		if (!r)
+			continue;
+		int s = first_on(b, od, r);
+		if ((x->occ[by] & bit(s)) && (b->cdir[by][d] >> (x->board[s] - 1) & 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- making moves ---- */
+
+/* Castling right i of side from its royal piece on ksq, the partner on
+ * psq: where both go (as movegen.c's gen_castling), 0 when they cannot. */
+static int castle_squares(const struct vc_bb *b, const struct vc_variant *v, int side, int i,
+			  int ksq, int psq, int *kto, int *pto)
+{
+	if (v->castle_style == VC_CASTLE_FIXED) {
+		*kto = b->kto[side][i];
+		*pto = b->pto[side][i];
+		return 1;
+	}
+	if (psq / v->files != ksq / v->files)
+		return 0;
+	int d = psq > ksq ? 1 : -1;
+	if ((psq - ksq) * d < 3)
+		return 0;
+	*kto = ksq + 2 * d;
+	*pto = ksq + d;
+	return 1;
+}
+
+static inline void lift(struct bpos *c, int side, int t, int sq)
+{
+	c->pc[side][t] &= ~bit(sq);
+	c->occ[side] &= ~bit(sq);
+	c->board[sq] = 0;
+}
+
+static inline void put(struct bpos *c, int side, int t, int sq)
+{
+	c->pc[side][t] |= bit(sq);
+	c->occ[side] |= bit(sq);
+	c->board[sq] = (uint8_t)(t + 1);
+}
+
+static void make_castle(const struct vc_bb *b, const struct vc_variant *v, struct bpos *c,
+			const struct bmove *m)
+{
+	int us = c->side, i = m->promo, ksq = m->from, psq = c->castle[us][i], kto = ksq, pto = psq;
+	(void)castle_squares(b, v, us, i, ksq, psq, &kto, &pto);
+	int kt = c->board[ksq] - 1, pt = c->board[psq] - 1;
+	int nt = v->castle[i].becomes >= 0 ? v->castle[i].becomes : pt;
+	lift(c, us, kt, ksq);
+	lift(c, us, pt, psq);
+	put(c, us, kt, kto);
+	put(c, us, nt, pto);
+	c->first &= ~(bit(ksq) | bit(psq) | bit(kto) | bit(pto));
+	c->king[us] = (int8_t)kto;
+	for (int k = 0; k < VC_MAXCASTLE; k++)
+		c->castle[us][k] = -1;
+}
+
+/* the squares a step of several squares crosses, as position.c leaves them */
+static uint64_t ep_targets(const struct vc_variant *v, int from, int to)
+{
+	int ff = from % v->files, fr = from / v->files, tf = to % v->files, tr = to / v->files;
+	int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr), n = 0;
+	uint64_t e = 0;
+	for (int f = ff + dx, r = fr + dy; (f != tf || r != tr) && n < VC_MAXEP;
+	     f += dx, r += dy, n++)
+		e |= bit(vc_sq(v->files, f, r));
+	return e;
+}
+
+static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bpos *c,
+		    const struct bpos *x, const struct bmove *m)
+{
+	*c = *x;
+	int us = x->side, them = us ^ 1, from = m->from, to = m->to;
+	c->ep = 0;
+	c->epvictim = -1;
+	if (m->flags & BM_CASTLE) {
+		make_castle(b, v, c, m);
+		c->side = (int8_t)them;
+		return;
+	}
+	int t = x->board[from] - 1;
+	if (m->flags & BM_CAP) {
+		int cs = (m->flags & BM_EP) ? x->epvictim : to;
+		lift(c, them, x->board[cs] - 1, cs);
+		c->first &= ~bit(cs);
+	}
+	lift(c, us, t, from);
+	put(c, us, m->promo ? m->promo - 1 : t, to);
+	c->first &= ~(bit(from) | bit(to));
+	if (t == b->king) {
+		c->king[us] = (int8_t)to;
+		if (v->castle_type == t)
+			for (int k = 0; k < VC_MAXCASTLE; k++)
+				c->castle[us][k] = -1;
+	}
+	for (int s = 0; s < 2; s++)
+		for (int k = 0; k < v->ncastle; k++)
+			if (c->castle[s][k] == from || c->castle[s][k] == to)
+				c->castle[s][k] = -1;
+	if ((m->flags & BM_DOUBLE) && (v->rules & VC_R_EP)) {
+		c->ep = ep_targets(v, from, to);
+		c->epvictim = (int8_t)to;
+	}
+	c->side = (int8_t)them;
+}
+
+/* ---- legal generation ---- */
+
+struct gen {
+	const struct vc_bb *b;
+	const struct vc_variant *v;
+	const struct bpos *x;
+	struct bmove *out;
+	int n, us, them;
+	int count; /* 1: plain moves are counted, not written (perft's last ply) */
+	uint64_t occ;
+	uint64_t grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
+};
+
+/* attacked() with the enemy's riders known */
+static int attacked_g(const struct gen *g, int sq, uint64_t occ)
+{
+	const struct vc_bb *b = g->b;
+	int by = g->them;
+	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		if (b->inv[by][t][sq] & g->x->pc[by][t])
+			return 1;
+	}
+	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t ray = b->ray[od][sq];
+		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !(ray & occ))
+			continue;
+		if (g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, ray & occ)))
+			return 1;
+	}
+	return 0;
+}
+
+static inline void push(struct gen *g, int from, int to, int promo, int flags)
+{
+	struct bmove *m = &g->out[g->n++];
+	m->from = (uint8_t)from;
+	m->to = (uint8_t)to;
+	m->promo = (uint8_t)promo;
+	m->flags = (uint8_t)flags;
+}
+
+/* Would the mover's royal piece be attacked after m?  (made on a copy) */
+static int leaves_check(struct gen *g, const struct bmove *m)
+{
+	struct bpos c;
+	bb_make(g->b, g->v, &c, g->x, m);
+	return attacked(g->b, &c, c.king[g->us], g->them, c.occ[0] | c.occ[1]);
+}
+
+/* A move of type t to 'to', expanded as movegen.c's add() expands it. */
+static void add_promo(struct gen *g, int from, int to, int t, int flags)
+{
+	const struct vc_ptype *pt = &g->v->types[t];
+	const struct vc_bb *b = g->b;
+	int us = g->us;
+	if (pt->promo_choices && pt->promo_ranks &&
+	    ((b->pzone[us][t] & bit(to)) ||
+	     (pt->promo_from_zone && (b->pzone[us][t] & bit(from))))) {
+		for (uint64_t ch = pt->promo_choices; ch; ch &= ch - 1) {
+			int c = __builtin_ctzll(ch), lim = g->v->types[c].promo_limit;
+			if (!lim || __builtin_popcountll(g->x->pc[us][c]) < lim)
+				push(g, from, to, c + 1, flags);
+		}
+		if (!pt->promo_mandatory &&
+		    !(pt->promo_must_ranks >> (vc_rel_rank(g->v, us, to) - 1) & 1))
+			push(g, from, to, 0, flags);
+		return;
+	}
+	if (pt->auto_to >= 0 && (b->azone[us][t] & bit(to))) {
+		push(g, from, to, pt->auto_to + 1, flags);
+		return;
+	}
+	push(g, from, to, 0, flags);
+}
+
+static inline void add_set(struct gen *g, int from, uint64_t set, int t, int flags)
+{
+	uint64_t sp = g->b->special[g->us][t], plain = set & ~sp;
+	if (g->count)
+		g->n += __builtin_popcountll(plain);
+	else
+		for (; plain; plain &= plain - 1)
+			push(g, from, __builtin_ctzll(plain), 0, flags);
+	for (set &= sp; set; set &= set - 1)
+		add_promo(g, from, __builtin_ctzll(set), t, flags);
+}
+
+/* the squares the rides (directions dirs) of a piece on from reach: a
+ * direction and its opposite (added as 2k and 2k + 1) at once, as one line,
+ * by the obstruction difference (the lowest piece above from, less the
+ * highest one below it, masked by the line); a direction alone by a scan */
+static inline uint64_t ride_reach(const struct vc_bb *b, int from, uint32_t dirs, uint64_t occ)
+{
+	uint64_t a = 0;
+	uint32_t pairs = dirs & (dirs >> 1) & 0x5555u;
+	for (uint32_t m = pairs; m; m &= m - 1) {
+		int d = __builtin_ctz(m), u = d + !b->up[d], l = u ^ 1;
+		uint64_t up = b->ray[u][from], down = b->ray[l][from];
+		uint64_t hi = up & occ, lo = down & occ;
+		uint64_t below = ~0ULL << (63 - __builtin_clzll(lo | 1));
+		a |= (up | down) & (2 * (hi & (0 - hi)) + below);
+	}
+	for (dirs &= ~(pairs | pairs << 1); dirs; dirs &= dirs - 1) {
+		int d = __builtin_ctz(dirs);
+		uint64_t r = b->ray[d][from], bl = r & occ;
+		/* with no piece on the ray, the scan stops on square 63 (up) or 0
+		 * (down), whose ray that way is empty */
+		int s = b->up[d] ? __builtin_ctzll(bl | bit(63)) : 63 - __builtin_clzll(bl | 1);
+		a |= r & ~b->ray[d][s];
+	}
+	return a;
+}
+
+/* The short paths of the piece of type t on from, destinations in mask. */
+static void gen_short(struct gen *g, int from, int t, uint64_t mask)
+{
+	const struct vc_bb *b = g->b;
+	uint32_t lo = b->soff[g->us][t][from], hi = b->soff[g->us][t][from + 1];
+	for (uint32_t i = lo; i < hi; i++) {
+		const struct bb_step *p = &b->sp[i];
+		if ((g->occ & p->need) || !(mask & bit(p->to)) ||
+		    (p->first && !(g->x->first & bit(from))))
+			continue;
+		if (g->count && !(b->special[g->us][t] & bit(p->to)))
+			g->n++;
+		else
+			add_promo(g, from, p->to, t, p->dbl ? BM_DOUBLE : 0);
+	}
+}
+
+/* en passant by the piece of type t on from: made and tested */
+static void gen_ep(struct gen *g, int from, int t)
+{
+	const struct bpos *x = g->x;
+	uint64_t e = g->b->lep[g->us][t][from] & x->ep & ~g->occ;
+	if (!e || x->epvictim < 0 || !(x->occ[g->them] & bit(x->epvictim)))
+		return;
+	for (; e; e &= e - 1) {
+		int lo = g->n;
+		add_promo(g, from, __builtin_ctzll(e), t, BM_CAP | BM_EP);
+		for (int k = lo; k < g->n; k++)
+			if (leaves_check(g, &g->out[k]))
+				g->out[k--] = g->out[--g->n];
+	}
+}
+
+/* The moves of the side's pieces of type t, their destinations in mask
+ * (a pinned piece's also on its line). */
+static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const uint64_t *line)
+{
+	const struct vc_bb *b = g->b;
+	int us = g->us;
+	const uint64_t *lq = b->lq[us][t], *lc = b->lc[us][t];
+	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
+	uint64_t sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
+	for (uint64_t m = g->x->pc[us][t]; m; m &= m - 1) {
+		int from = __builtin_ctzll(m);
+		uint64_t mk = (pinned & bit(from)) ? mask & line[from] : mask;
+		uint64_t quiet = lq[from], cap = lc[from];
+		if (rq == rc && rq) {
+			uint64_t r = ride_reach(b, from, rq, g->occ);
+			quiet |= r;
+			cap |= r;
+		} else if (rq | rc) {
+			quiet |= ride_reach(b, from, rq, g->occ);
+			cap |= ride_reach(b, from, rc, g->occ);
+		}
+		quiet &= empty & mk;
+		cap &= enemy & mk;
+		if (g->count && !sp) {
+			g->n += __builtin_popcountll(quiet) + __builtin_popcountll(cap);
+		} else {
+			add_set(g, from, quiet, t, 0);
+			add_set(g, from, cap, t, BM_CAP);
+		}
+		if (b->hasshort[us][t])
+			gen_short(g, from, t, mk);
+		if (b->haslep[us][t] && b->lep[us][t][from])
+			gen_ep(g, from, t);
+	}
+}
+
+/* The enemy's pieces that attack the royal piece on k; *block: the
+ * squares where a piece would stop every one of their attacks (between k
+ * and a lone rider); *pinned: the side's pieces pinned to k, each one's
+ * line (the squares it may go to) in line[]. */
+static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinned, uint64_t *line)
+{
+	const struct vc_bb *b = g->b;
+	const struct bpos *x = g->x;
+	uint64_t att = 0, blk = ~0ULL, pin = 0;
+	for (uint32_t m = b->leapcap[g->them]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		uint64_t a = b->inv[g->them][t][k] & x->pc[g->them][t];
+		if (a) {
+			att |= a;
+			blk = 0;
+		}
+	}
+	for (uint32_t m = b->capdirs[g->them]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t ray = b->ray[od][k], r = ray & g->occ;
+		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !r)
+			continue;
+		int s1 = first_on(b, od, r);
+		if (g->grp[g->b->dgrp[g->them][d]] & bit(s1)) {
+			att |= bit(s1);
+			blk &= ray & ~b->ray[od][s1] & ~bit(s1);
+			continue;
+		}
+		uint64_t r2 = b->ray[od][s1] & g->occ;
+		if (!(x->occ[g->us] & bit(s1)) || !r2 ||
+		    !(g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, r2))))
+			continue;
+		uint64_t l = ray & ~b->ray[od][first_on(b, od, r2)];
+		line[s1] = (pin & bit(s1)) ? line[s1] & l : l;
+		pin |= bit(s1);
+	}
+	*block = att ? blk : 0;
+	*pinned = pin;
+	return att;
+}
+
+static void gen_castling(struct gen *g, int ksq, int in_check)
+{
+	const struct vc_variant *v = g->v;
+	const struct bpos *x = g->x;
+	int us = g->us, through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	if (in_check && !through)
+		return;
+	for (int i = 0; i < v->ncastle; i++) {
+		int psq = x->castle[us][i], kto, pto;
+		if (psq < 0 || !(x->occ[us] & bit(psq)) ||
+		    (v->castle_partners && !(v->castle_partners >> (x->board[psq] - 1) & 1)) ||
+		    !castle_squares(g->b, v, us, i, ksq, psq, &kto, &pto))
+			continue;
+		int lo = ksq, hi = ksq, sqs[3] = { psq, kto, pto };
+		for (int k = 0; k < 3; k++) {
+			lo = sqs[k] < lo ? sqs[k] : lo;
+			hi = sqs[k] > hi ? sqs[k] : hi;
+		}
+		if (lo / v->files != hi / v->files)
+			continue;
+		uint64_t span = (bit(hi) - bit(lo)) | bit(hi);
+		if (span & g->occ & ~bit(ksq) & ~bit(psq))
+			continue;
+		int ok = 1, d = kto > ksq ? 1 : -1;
+		for (int sq = ksq + d; !through && kto != ksq && sq != kto && ok; sq += d)
+			ok = !attacked_g(g, sq, g->occ & ~bit(ksq));
+		if (!ok)
+			continue;
+		struct bmove m = { (uint8_t)ksq, (uint8_t)kto, (uint8_t)i, BM_CASTLE };
+		if (!leaves_check(g, &m))
+			g->out[g->n++] = m;
+	}
+}
+
+static void gen_king(struct gen *g, int k)
+{
+	const struct vc_bb *b = g->b;
+	int lo = g->n, t = b->king, count = g->count;
+	g->count = 0; /* each move is tested */
+	gen_type(g, t, ~0ULL, 0, NULL);
+	g->count = count;
+	uint64_t occ = g->occ & ~bit(k);
+	for (int i = lo; i < g->n; i++) {
+		const struct bmove *m = &g->out[i];
+		int bad = (m->flags & BM_EP) ? leaves_check(g, m) : attacked_g(g, m->to, occ);
+		if (bad)
+			g->out[i--] = g->out[--g->n];
+	}
+}
+
+/* The legal moves into out, or with count only their number. */
+static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		     struct bmove *out, int count)
+{
+	struct gen g; /* grp: set below for the groups read */
+	g.b = b;
+	g.v = v;
+	g.x = x;
+	g.out = out;
+	g.n = 0;
+	g.us = x->side;
+	g.them = x->side ^ 1;
+	g.count = count;
+	g.occ = x->occ[0] | x->occ[1];
+	int k = x->king[g.us];
+	uint64_t block, pinned, line[64];
+	for (int i = 0; i < b->ngrp[g.them]; i++) {
+		g.grp[i] = 0;
+		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
+			g.grp[i] |= x->pc[g.them][__builtin_ctz(tm)];
+	}
+	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
+	gen_king(&g, k);
+	if (chk & (chk - 1))
+		return g.n; /* double check: the royal piece moves */
+	uint64_t mask = chk ? chk | block : ~0ULL;
+	for (int t = 0; t < b->ntypes; t++)
+		if (t != b->king && x->pc[g.us][t])
+			gen_type(&g, t, mask, pinned, line);
+	if (v->ncastle)
+		gen_castling(&g, k, chk != 0);
+	return g.n;
+}
+
+/* ---- perft ---- */
+
+static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		      int depth, struct bmove *buf)
+{
+	int n = gen_legal(b, v, x, buf, depth == 1);
+	if (depth == 1)
+		return (uint64_t)n;
+	uint64_t total = 0;
+	struct bpos c;
+	for (int i = 0; i < n; i++) {
+		bb_make(b, v, &c, x, &buf[i]);
+		total += perft(b, v, &c, depth - 1, buf + n);
+	}
+	return total;
+}
+
+/* The position as bitboards: 0, or -1 when it does not fit (pieces of no
+ * side, not one royal piece a side, dead pieces, the side not to move in
+ * check). */
+static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x)
+{
+	const struct vc_variant *v = p->v;
+	memset(x, 0, sizeof *x);
+	for (int sq = 0; sq < v->nsq; sq++) {
+		uint8_t c = p->board[sq];
+		if (!c)
+			continue;
+		int col = vc_code_color(c), t = vc_code_type(c);
+		if (col > 1 || (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)))
+			return -1;
+		put(x, col, t, sq);
+		if (p->sqf[sq] & VC_SQF_FIRST)
+			x->first |= bit(sq);
+	}
+	for (int s = 0; s < 2; s++) {
+		if (p->king[s] < 0 || x->pc[s][b->king] != bit(p->king[s]))
+			return -1;
+		x->king[s] = (int8_t)p->king[s];
+		for (int i = 0; i < VC_MAXCASTLE; i++)
+			x->castle[s][i] = (int8_t)(i < v->ncastle ? p->castle[s][i] : -1);
+	}
+	for (int i = 0; i < p->nep; i++)
+		x->ep |= bit(p->ep[i]);
+	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
+	x->side = (int8_t)p->side;
+	uint64_t occ = x->occ[0] | x->occ[1];
+	return attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+}
+
+int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
+{
+	const struct vc_bb *b = p->v->bb;
+	struct bpos x;
+	if (!b || depth < 1 || from_position(b, p, &x))
+		return 0;
+	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
+	if (!buf)
+		return 0;
+	*count = perft(b, p->v, &x, depth, buf);
+	free(buf);
+	return 1;
+}

@@ -1,0 +1,244 @@
+/*
+ * t_bb.c - the bitboard core (lib/rules/bitboard.c) against the general
+ * generator (lib/rules/movegen.c): for every built-in variant whose tables
+ * the core builds, positions reached by seeded random play from its setup
+ * are counted both ways (vc_perft_ex with and without VC_PERFT_GENERAL) to
+ * depth 3, some to depth 4, and hand-made chess positions that test
+ * legality at its edges (pins, double check, en passant uncovering a check
+ * along the rank, castling through attacks, promotion with capture).  The
+ * general generator is itself checked against a naive one and published
+ * counts (t_diff.c, tests/perft).  FULL=1 plays more and counts deeper.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/vc_rules.h"
+#include "vt.h"
+
+static uint64_t next_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int full(void)
+{
+	const char *f = getenv("FULL");
+	return f && *f && strcmp(f, "0") != 0;
+}
+
+/* Both counts of p to depth 1..depth; 0 when they agree. */
+static int compare(const char *file, int line, const char *variant, struct vc_position *p,
+		   int depth, const char *how)
+{
+	char fen[512];
+	for (int d = 1; d <= depth; d++) {
+		uint64_t bb = 0, gen = vc_perft_ex(p, d, VC_PERFT_GENERAL);
+		if (!vc_bb_perft(p, d, &bb)) {
+			vc_position_fen(p, fen, sizeof fen);
+			VT_FAIL_AT(file, line, "%s %s: %s: the bitboard core does not count it",
+				   variant, how, fen);
+			return 1;
+		}
+		if (bb != gen) {
+			vc_position_fen(p, fen, sizeof fen);
+			VT_FAIL_AT(file, line, "%s %s: %s: perft %d: bitboards %llu, general %llu",
+				   variant, how, fen, d, (unsigned long long)bb,
+				   (unsigned long long)gen);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Random games from v's setup: every 'every' plies a count to depth, one
+ * game in four to depth + 1 once. */
+static void random_games(const struct vc_variant *v, uint64_t seed, int games, int plies, int every,
+			 int depth)
+{
+	vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
+	struct vc_position *p = vc_position_new(v);
+	VT_CHECK(ms && p);
+	for (int g = 0; g < games && ms && p; g++) {
+		vc_position_start(p);
+		for (int ply = 1; ply <= plies; ply++) {
+			int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+			if (n == 0)
+				break;
+			vc_position_make(p, &ms[next_rand(&seed) % (uint64_t)n]);
+			if (ply % every)
+				continue;
+			int deep = g % 4 == 0 && ply == every * 2;
+			if (compare(__FILE__, __LINE__, v->name, p, depth + deep, "random"))
+				goto done;
+		}
+	}
+done:
+	vc_position_free(p);
+	free(ms);
+}
+
+VT_TEST(every_eligible_variant)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	int n = vc_builtin_count(), eligible = 0, chess = 0;
+	char names[2048] = "";
+	for (int i = 0; i < n; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
+		VT_CHECK(v != NULL);
+		if (!v || !v->bb) {
+			vc_variant_free(v);
+			continue;
+		}
+		eligible++;
+		chess |= !strcmp(v->name, "chess");
+		size_t k = strlen(names);
+		snprintf(names + k, sizeof names - k, " %s", v->name);
+		if (full())
+			random_games(v, 1000u + (unsigned)i, 12, 160, 6, 3);
+		else
+			random_games(v, 1000u + (unsigned)i, 2, 120, 20, 3);
+		vc_variant_free(v);
+	}
+	printf("# t_bb: %d of %d built-in variants fit the bitboard core:%s\n", eligible, n, names);
+	VT_CHECK(chess);
+	vc_ctx_free(ctx);
+}
+
+/* A variant made for the shapes no built-in that fits has: a nightrider
+ * (a ride whose step is no compass direction), a lance (one direction
+ * alone), a piece that moves as a knight and takes as a rook, pawns that
+ * step three squares at first (two en-passant targets) and may promote or
+ * not on the sixth rank, once to a nightrider (a limit), castling of the
+ * relative style, through check. */
+static const char shapes_yaml[] =
+	"name: shapes\n"
+	"board: {files: 8, ranks: 8}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - name: nightrider\n"
+	"    symbol: N\n"
+	"    promotion-limit: 1\n"
+	"    moves: [ride: [1, 2]]\n"
+	"  - name: lance\n"
+	"    symbol: L\n"
+	"    moves: [{ride: [0, 1], dirs: forward}]\n"
+	"  - name: rook\n"
+	"    symbol: R\n"
+	"    moves: [ride: [1, 0]]\n"
+	"  - name: hopper\n"
+	"    symbol: H\n"
+	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n"
+	"  - name: pawn\n"
+	"    symbol: P\n"
+	"    pawn: true\n"
+	"    moves:\n"
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
+	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n"
+	"         en-passant: true}\n"
+	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
+	"    promotion: {ranks: [6, 7, 8], choices: [N, L, H], mandatory: [8]}\n"
+	"setup: \"rnlhkhlr/pppppppp/8/8/8/8/PPPPPPPP/RNLHKHLR w KQkq - 0 1\"\n"
+	"castling:\n"
+	"  style: relative\n"
+	"  king: e1\n"
+	"  through-check: true\n"
+	"  sides:\n"
+	"    - {right: K, partner: h1}\n"
+	"    - {right: Q, partner: a1, long: true}\n"
+	"rules: {en-passant: true}\n";
+
+VT_TEST(made_shapes)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "shapes", shapes_yaml, strlen(shapes_yaml));
+	if (!v)
+		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	VT_CHECK(v && v->bb);
+	if (v && v->bb)
+		random_games(v, 77, full() ? 24 : 6, 100, 10, 3);
+	/* castling both ways, pawns that step two and three squares, taken
+	 * en passant on either target, promotions */
+	static const char *fens[] = {
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "r3k2r/8/8/8/8/4n3/8/R3K2R w KQkq - 0 1",
+		"4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",     "4k3/2P5/8/8/1p6/8/P7/4K3 w - - 0 1",
+		"4k3/8/p7/8/8/1P6/2p5/4K3 b - - 0 1",
+	};
+	struct vc_position *p = v && v->bb ? vc_position_new(v) : NULL;
+	for (size_t i = 0; p && i < sizeof fens / sizeof fens[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
+		compare(__FILE__, __LINE__, "shapes", p, 4, "edge");
+	}
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
+/* Positions at the edges of legality. */
+VT_TEST(chess_edges)
+{
+	static const struct {
+		const char *fen;
+		int depth;
+	} pos[] = {
+		/* (a position string keeps no target that no legal capture uses, so
+		 * these start a ply before the step of two) en passant that would
+		 * uncover a rook's or queen's check along the rank */
+		{ "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1", 3 },
+		{ "8/8/8/8/k3p2Q/8/3P4/4K3 w - - 0 1", 3 },
+		{ "8/8/8/8/1k2p2R/8/3P4/4K3 w - - 0 1", 3 },
+		/* en passant that takes the checking pawn; by a pawn pinned along
+		 * the diagonal it stays on, and by one pinned on its file */
+		{ "8/8/8/2k5/4p3/8/3P4/4K3 w - - 0 1", 3 },
+		{ "8/7k/8/8/4p3/8/3P4/KB6 w - - 0 1", 3 },
+		{ "4k3/8/8/8/4p3/8/3P4/K3R3 w - - 0 1", 3 },
+		/* double check, pinned pieces moving along their lines */
+		{ "4k3/8/8/8/8/2b5/3N4/r3K3 w - - 0 1", 3 },
+		{ "4k3/4r3/8/8/4R3/8/4B3/b3K3 w - - 0 1", 3 },
+		{ "K7/1Q6/8/8/8/8/6q1/7k b - - 0 1", 3 },
+		/* castling out of, through and into attacks, and a king along a
+		 * checking slider's line */
+		{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 3 },
+		{ "r3k2r/8/8/8/8/8/5b2/R3K2R w KQkq - 0 1", 3 },
+		{ "r3k2r/8/8/8/8/8/3r4/R3K2R w KQkq - 0 1", 3 },
+		{ "1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 3 },
+		{ "4k3/8/8/8/8/8/8/r3K2R w K - 0 1", 3 },
+		/* promotions, with and without capture, out of check */
+		{ "1r2k3/P7/8/8/8/8/7p/4K1N1 w - - 0 1", 3 },
+		{ "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 3 },
+		{ "8/2P5/8/8/8/8/8/k1K4r w - - 0 1", 3 },
+	};
+	const struct vc_variant *v = vc_variant_load(NULL, "chess");
+	struct vc_position *p = v ? vc_position_new(v) : NULL;
+	VT_CHECK(p && v->bb);
+	for (size_t i = 0; p && i < sizeof pos / sizeof pos[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, pos[i].fen) == VC_OK);
+		compare(__FILE__, __LINE__, "chess", p, pos[i].depth + full(), "edge");
+	}
+	vc_position_free(p);
+	vc_variant_free((struct vc_variant *)v);
+}
+
+/* The published counts, through the core (chess.perft checks more). */
+VT_TEST(chess_published)
+{
+	const struct vc_variant *v = vc_variant_load(NULL, "chess");
+	struct vc_position *p = v ? vc_position_new(v) : NULL;
+	VT_CHECK(p != NULL);
+	if (p) {
+		VT_EQ_INT(vc_perft(p, 4), 197281);
+		VT_CHECK(vc_position_set_fen(p, NULL,
+					     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/"
+					     "PPPBBPPP/R3K2R w KQkq - 0 1") == VC_OK);
+		VT_EQ_INT(vc_perft(p, 3), 97862);
+	}
+	vc_position_free(p);
+	vc_variant_free((struct vc_variant *)v);
+}
+
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
+	VT_ENTRY(chess_published))
