@@ -6,6 +6,7 @@
 #                   from their public addresses, or CORPORA_FROM=DIR from a local copy
 #   make san        everything again in build-san with clang, ASan and UBSan, then the tests
 #   make bench      an -O3 -march=native build in build-bench, then tests/bench/run.sh
+#                   and tests/bench/fsf-perft.sh (perft of every variant beside Fairy-Stockfish)
 #   make fuzz       tests/fuzz/run.sh $(SECONDS)
 #   make lint       clang-format check and cppcheck;  make format  rewrites the sources
 #   make install    to $(DESTDIR)$(PREFIX);  make uninstall;  make clean
@@ -263,6 +264,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='-O3 -march=native -DNDEBUG' all tests
 	$(Q)if [ -f tests/bench/run.sh ]; then CORPORA='$(CORPORA)' bash tests/bench/run.sh build-bench; \
 	 else echo 'bench: no tests/bench/run.sh yet'; fi
+	$(Q)bash tests/bench/fsf-perft.sh build-bench
 
 # Validation as the archive grows: x1, x4, x8 at -j 1, and SIZE_MB (10 GB) through GNU parallel.
 bench-scale:

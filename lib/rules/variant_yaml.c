@@ -1398,7 +1398,7 @@ static void read_counting(struct ld *l, yaml_node_t *n)
 			if (!get_int(l, val, "board", 0, 2000, &x))
 				e->count_board = (int16_t)x;
 		} else if (key_is(k, "no-pawns")) {
-			if (!get_bool(l, val, "no-pawns", &b))
+			if (!get_bool(l, val, "no-pawns", &b)) /* not codes */
 				e->count_no_pawns = (int8_t)b;
 		} else if (key_is(k, "bare")) {
 			if (!is_seq(l, val, "bare"))

@@ -684,7 +684,7 @@ else
 		label="validate random $var"
 		rate=$(vrate "vr_$var") target=0.50
 		[ "$var" = io-chess ] && target=0.25
-		ratio=$(awk -v a="$rate" -v b="$orth" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+		ratio=$(awk -v a="$rate" -v b="$orth" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 		grep -q '^invalid 0$' "$TMP/vr_$var.out" || note "!!! $label: some random games invalid"
 		printf "$FMT" "$label" "$(secs "vr_$var")" "orthodox random games" "$(secs vr_chess)" \
 			"$ratio" "$(rss "${M[vr_$var]:-}")" "$(rss "${M[vr_chess]:-}")" \
