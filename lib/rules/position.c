@@ -328,7 +328,7 @@ static int grow_undo(struct vc_position *p)
 	return 0;
 }
 
-static void swap_halves(struct vc_position *p, int rehash);
+static void swap_halves(struct vc_position *p, int undo);
 
 /* The undo record of m: what make changes and unmake puts back. */
 static inline void save_undo(struct vc_undo *u, const struct vc_position *p, const vc_move *m)
@@ -756,7 +756,7 @@ static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, i
 		p->fullmove++;
 	p->ply++;
 	if ((v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == v->swap_period) {
-		swap_halves(p, 1);
+		swap_halves(p, 0);
 		u->swapped = 1;
 	}
 	if (v->rules & VC_R_KIRBY_DEATH)
@@ -814,7 +814,7 @@ void vc_pos_unmake(struct vc_position *p)
 	for (int i = u->nchg - 1; i >= 0; i--)
 		p->sqf[u->chgsq[i]] = u->chgold[i][1];
 	if (u->swapped) /* the hash comes back from the undo record */
-		swap_halves(p, 0);
+		swap_halves(p, 1);
 	p->side ^= 1;
 	p->ply--;
 	int side = p->side;
@@ -882,23 +882,24 @@ void vc_pos_unmake(struct vc_position *p)
 
 /* Schizochess: files k and k + files/2 trade places; castling partners and
  * en-passant targets travel with their squares.  Its own inverse. */
-/* The square of sq after the halves swap: each file moves half the board
- * across, wrapping. */
-static inline int swapped_square(const struct vc_variant *v, int sq)
+/* The square of sq after the halves swap: each file moves shift files
+ * across, wrapping (half the board; undone by the rest of the way round,
+ * which on an odd number of files is not the same shift). */
+static inline int swapped_square(const struct vc_variant *v, int sq, int shift)
 {
 	int f = sq % v->files;
-	return sq - f + (f + v->files / 2) % v->files;
+	return sq - f + (f + shift) % v->files;
 }
 
-/* The board halves swap places (rule swap-halves): every square's piece
- * and flags, the piece lists, the kings, the castling partners and the
- * en-passant targets; with rehash, the hash is made anew (unmake takes it
- * back from the undo record instead).  On an even number of files the
- * swap is a set of pairs, done in place. */
-static void swap_halves(struct vc_position *p, int rehash)
+/* The board halves swap places (rule swap-halves), or with undo swap
+ * back: every square's piece and flags, the piece lists, the kings, the
+ * castling partners and the en-passant targets; the hash is made anew
+ * (unmake takes it back from the undo record instead).  On an even number
+ * of files the swap is a set of pairs, done in place. */
+static void swap_halves(struct vc_position *p, int undo)
 {
 	const struct vc_variant *v = p->v;
-	int half = v->files / 2;
+	int half = v->files / 2, shift = undo ? v->files - half : half;
 	if (v->files % 2 == 0) {
 		for (int r = 0; r < v->ranks; r++)
 			for (int a = r * v->files, e = a + half; a < e; a++) {
@@ -909,32 +910,36 @@ static void swap_halves(struct vc_position *p, int rehash)
 				p->sqf[a + half] = fl;
 			}
 	} else {
-		uint8_t nb[VC_MAXSQ], nf[VC_MAXSQ];
-		for (int sq = 0; sq < v->nsq; sq++) {
-			nb[swapped_square(v, sq)] = p->board[sq];
-			nf[swapped_square(v, sq)] = p->sqf[sq];
+		/* an odd number: each rank turned through a copy of it */
+		uint8_t rb[VC_MAXSQ], rf[VC_MAXSQ];
+		for (int r = 0; r < v->ranks; r++) {
+			int a = r * v->files;
+			memcpy(rb, p->board + a, (size_t)v->files);
+			memcpy(rf, p->sqf + a, (size_t)v->files);
+			for (int f = 0; f < v->files; f++) {
+				p->board[a + (f + shift) % v->files] = rb[f];
+				p->sqf[a + (f + shift) % v->files] = rf[f];
+			}
 		}
-		memcpy(p->board, nb, (size_t)v->nsq);
-		memcpy(p->sqf, nf, (size_t)v->nsq);
 	}
 	for (int c = 0; c < 3; c++)
 		for (int i = 0; i < p->npl[c]; i++) {
-			int sq = swapped_square(v, p->plist[c][i]);
+			int sq = swapped_square(v, p->plist[c][i], shift);
 			p->plist[c][i] = (int16_t)sq;
 			p->pidx[sq] = (int16_t)i;
 		}
 	for (int c = 0; c < 2; c++) {
 		if (p->king[c] >= 0)
-			p->king[c] = (int16_t)swapped_square(v, p->king[c]);
+			p->king[c] = (int16_t)swapped_square(v, p->king[c], shift);
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0)
-				p->castle[c][i] = (int16_t)swapped_square(v, p->castle[c][i]);
+				p->castle[c][i] = (int16_t)swapped_square(v, p->castle[c][i], shift);
 	}
 	for (int i = 0; i < p->nep; i++)
-		p->ep[i] = (int16_t)swapped_square(v, p->ep[i]);
+		p->ep[i] = (int16_t)swapped_square(v, p->ep[i], shift);
 	if (p->epvictim >= 0)
-		p->epvictim = (int16_t)swapped_square(v, p->epvictim);
-	if (rehash)
+		p->epvictim = (int16_t)swapped_square(v, p->epvictim, shift);
+	if (!undo)
 		p->hash = vc_pos_compute_hash(p);
 }
 
