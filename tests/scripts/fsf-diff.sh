@@ -38,7 +38,8 @@
 # position's string; each must be the string vchess writes.
 #
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper;
-#   under make san (VCHESS_SAN=1) every 26th ply.
+#   under make san (VCHESS_SAN=1) every 26th ply (and a game's last, so that a short
+#   game still gives two).
 #   FSF_ONLY=REGEX keeps the table's lines that match.
 # Skipped with the reason when fairy-stockfish is not installed.
 set -u
@@ -270,7 +271,7 @@ printf '%s\n' "$table" | while read -r v e twin; do
 	# every position of them
 	k=$every
 	case $v in dobutsu) k=1 ;; esac
-	awk -v k="$k" 'k == 1 || NR % k == 1' "$tmp/$v.all" >"$tmp/$v.fens"
+	awk -v k="$k" 'k == 1 || NR % k == 1 { print; next } { last = $0 } END { if (last != "") print last }' "$tmp/$v.all" >"$tmp/$v.fens"
 	n=$(grep -c . "$tmp/$v.fens")
 	if [ "$n" -lt 2 ]; then
 		echo "not ok fsf-$v: no positions came out of the random games"
