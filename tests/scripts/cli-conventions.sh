@@ -5,7 +5,8 @@
 # at most 80 columns; each of its options is documented in the manual page
 # (".Fl -name", ".Fl x"); an unknown option says so in the one format and
 # exits 2; --version exits 0.  Every manual page has EXAMPLES, and every
-# man1 page an EXIT STATUS.
+# man1 page an EXIT STATUS.  Every manual page is clean under mandoc's lint at
+# level error (skipped, with the reason, where mandoc is not installed).
 set -u
 B=${VCHESS_BUILD:-build}
 [ -d "$B/bin" ] && PATH=$(cd "$B/bin" && pwd):$PATH
@@ -61,3 +62,15 @@ for page in man/man1/*.1; do
 		echo "not ok exit-status-$(basename "$page"): no EXIT STATUS section"
 	fi
 done
+if command -v mandoc >/dev/null 2>&1; then
+	for page in man/man*/*.[1-7]; do
+		if err=$(mandoc -T lint -W error "$page" 2>&1) && [ -z "$err" ]; then
+			echo "ok lint-$(basename "$page")"
+		else
+			echo "not ok lint-$(basename "$page"): mandoc -T lint -W error:"
+			printf '%s\n' "$err" | sed 's/^/    /'
+		fi
+	done
+else
+	echo "skip lint: mandoc is not installed"
+fi
