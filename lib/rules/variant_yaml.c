@@ -14,7 +14,8 @@
  * derived document that has it, but for name, title, aliases and openings,
  * which are never inherited, and pieces, which are read from the base first and then
  * changed piece by piece (a piece of the same name is updated key by key, a
- * new one is added).
+ * new one is added, and one given as {name: NAME, removed: true} is dropped:
+ * the pieces after it move down, and so do the types its references name).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -47,6 +48,11 @@ struct ld {
 	int ncombine, nchoices, nautop, nregion, nimmune;
 	struct ref spare[1];
 	int nspare;
+	unsigned char removed[VC_MAXT]; /* the base's pieces this document drops */
+	struct gone {                   /* and those dropped, for the messages */
+		char symbol[4], name[32];
+	} gone[VC_MAXT];
+	int ngone;
 	yaml_node_t *partners;
 	yaml_node_t *castle_becomes[VC_MAXCASTLE];
 	/* problems, emitted in file order at the end */
@@ -584,12 +590,92 @@ static int read_piece_more(struct ld *l, struct vc_ptype *pt, int t, const char 
 	return 1;
 }
 
+/* A pieces item {name: NAME, removed: true}: the base's piece NAME marked to
+ * be dropped (drop_removed), and its references with it.  Returns 1 when the
+ * item has a 'removed' key (read here, right or wrong), else 0. */
+static int read_removed(struct ld *l, yaml_node_t *n, int change)
+{
+	yaml_node_t *k, *val, *flag = NULL, *other = NULL;
+	FOR_MAP(n, k, val)
+	if (key_is(k, "removed"))
+		flag = val;
+	else if (!key_is(k, "name") && !other)
+		other = k;
+	int b = 0;
+	if (!flag || get_bool(l, flag, "removed", &b))
+		return flag != NULL;
+	int t = change ? piece_to_change(l, n) : -1;
+	if (!b)
+		err(l, flag, "'removed' is only ever true: leave it out to keep the piece");
+	else if (other)
+		err(l, other, "a removed piece takes only 'name', not '%s'",
+		    scalar(other) ? scalar(other) : "?");
+	else if (t < 0)
+		err(l, n, "'removed' must name a piece of the base");
+	else {
+		l->removed[t] = 1;
+		drop_refs(l->combine, l->ncombine, t);
+		drop_refs(l->choices, l->nchoices, t);
+		drop_refs(l->autop, l->nautop, t);
+		drop_refs(l->immune, l->nimmune, t);
+	}
+	return 1;
+}
+
+/* The references of the pieces kept follow them down: type t is now map[t],
+ * or -1 for a piece dropped. */
+static void remap_refs(struct ref *r, int n, const int *map)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].type >= 0)
+			r[i].type = map[r[i].type];
+}
+
+/* The pieces marked removed leave the variant; those after them move down. */
+static void drop_removed(struct ld *l)
+{
+	struct vc_variant *v = l->v;
+	int map[VC_MAXT], n = 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		if (l->removed[t]) {
+			map[t] = -1;
+			if (l->ngone < VC_MAXT) {
+				memcpy(l->gone[l->ngone].symbol, v->types[t].symbol, sizeof v->types[t].symbol);
+				memcpy(l->gone[l->ngone].name, v->types[t].name, sizeof v->types[t].name);
+				l->ngone++;
+			}
+			free(v->types[t].atoms);
+			continue;
+		}
+		map[t] = n;
+		if (n != t)
+			v->types[n] = v->types[t];
+		n++;
+	}
+	for (int t = n; t < v->ntypes; t++) { /* as vc_variant_alloc leaves them */
+		memset(&v->types[t], 0, sizeof v->types[t]);
+		v->types[t].auto_to = v->types[t].demote_to = v->types[t].flip_to = -1;
+	}
+	v->ntypes = n;
+	remap_refs(l->combine, l->ncombine, map);
+	remap_refs(l->choices, l->nchoices, map);
+	remap_refs(l->autop, l->nautop, map);
+	remap_refs(l->immune, l->nimmune, map);
+	memset(l->removed, 0, sizeof l->removed);
+}
+
 static void read_piece(struct ld *l, yaml_node_t *n, int change)
 {
 	struct vc_variant *v = l->v;
 	if (!is_map(l, n, "pieces item"))
 		return;
+	if (read_removed(l, n, change))
+		return;
 	int t = change ? piece_to_change(l, n) : -1;
+	if (t >= 0 && l->removed[t]) {
+		err(l, n, "piece '%s' is removed in this file", v->types[t].name);
+		return;
+	}
 	int have_name = t >= 0, have_symbol = t >= 0;
 	if (t < 0) {
 		if (v->ntypes >= VC_MAXT) {
@@ -710,6 +796,12 @@ static int ref_type(struct ld *l, yaml_node_t *n, const char *what)
 		return -1;
 	}
 	int t = vc_variant_piece_find(l->v, s);
+	for (int i = 0; t < 0 && i < l->ngone; i++)
+		if (!strcmp(l->gone[i].symbol, s) || !strcasecmp(l->gone[i].name, s)) {
+			err(l, n, "%s names a removed piece: '%s' (give this key anew in the file that removes it)",
+			    what, s);
+			return -1;
+		}
 	if (t < 0)
 		err(l, n, "%s names no piece of this variant: '%s'", what, s);
 	return t;
@@ -1636,6 +1728,7 @@ static void read_pieces(struct ld *l, yaml_node_t *root, yaml_node_t *pieces[VC_
 			for (yaml_node_item_t *it = n->data.sequence.items.start;
 			     it < n->data.sequence.items.top; it++)
 				read_piece(l, node(l, *it), any);
+		drop_removed(l);
 		any = 1;
 	}
 	use_doc(l, 0);

@@ -37,6 +37,9 @@
 # vchess wrote and writes it back with its `d` command, and its start
 # position's string; each must be the string vchess writes.
 #
+# Piece letters too (fsf-letters-*): each letter vchess reads in a variant,
+# put on its start, the engine keeps (see the section at the end).
+#
 #   FULL=1 looks at many more positions (ten games, every fifth ply), one ply deeper;
 #   under make san (VCHESS_SAN=1) every 26th ply (and a game's last, so that a short
 #   game still gives two).
@@ -409,3 +412,78 @@ for v in makruk makpong cambodian ai-wok karouk asean sittuyin; do
 		diff "$tmp/cnt.v" "$tmp/cnt.efen" | head -n 6 | sed 's/^/    /'
 	fi
 done
+
+# The piece letters (fsf-letters-*): in every variant of the table, each
+# upper-case letter is put on the start (on the first empty square of the
+# middle rank, or of the nearest rank that has one; on a full board in place
+# of the middle rank's first piece), and vchess-perft --suite reads the 26
+# strings.  Every letter it reads, the engine must keep: the position as
+# vchess writes it (an alias as its piece's letter: xiangqi's E is a B), the
+# engine's `d` writes back with the same board (the board only: a second king
+# may cost the engine a castling right).  The other way, a letter the engine
+# knows and vchess refuses, cannot be asked of it: Fairy-Stockfish 11.1 may
+# crash on a letter it does not know.  One engine process for them all, and
+# a new one after a crash, from the position after the one that crashed it.
+: >"$tmp/letters.notes"
+printf '%s\n' "$table" | while read -r v e _; do
+	[ -n "$v" ] && [ -s "$tmp/$v.fens" ] || continue
+	case " $fen_skip " in *" $v "*) continue ;; esac
+	start=$(engine_fens "$tmp/$v.fens" | head -n 1)
+	for L in {A..Z}; do
+		printf '%s\n' "$start" | awk -v L="$L" '{
+			board = $1; hand = ""
+			if (match(board, /\[.*\]$/)) { hand = substr(board, RSTART); board = substr(board, 1, RSTART - 1) }
+			n = split(board, r, "/"); mid = int(n / 2) + 1; done = 0
+			for (k = 0; k < n && !done; k++) {
+				i = k % 2 ? mid - (k + 1) / 2 : mid + k / 2
+				if (i < 1 || i > n || !match(r[i], /[0-9]+/)) continue
+				e = substr(r[i], RSTART, RLENGTH) - 1
+				r[i] = substr(r[i], 1, RSTART - 1) L (e ? e : "") substr(r[i], RSTART + RLENGTH)
+				done = 1
+			}
+			if (!done) r[mid] = L substr(r[mid], 2)
+			s = r[1]; for (i = 2; i <= n; i++) s = s "/" r[i]
+			$1 = s hand; print }'
+	done >"$tmp/$v.let"
+	unknown=$(sed 's/$/ ;D1 0/' "$tmp/$v.let" | vchess-perft --variant "$v" --suite - 2>&1 |
+		sed -n "s/.*does not read: unknown piece '\([A-Z]\)'.*/\1/p" | tr -d '\n')
+	i=0
+	for L in {A..Z}; do
+		i=$((i + 1))
+		case $unknown in *"$L"*) ;; *) sed -n "${i}p" "$tmp/$v.let" ;; esac
+	done >"$tmp/$v.known"
+	awk -v v="$v" '{ printf "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n\n*\n\n", v, $0 }' \
+		"$tmp/$v.known" | vchess-convert -t fen 2>/dev/null | grep . >"$tmp/$v.vlet"
+	if [ "$(wc -l <"$tmp/$v.vlet")" -ne "$(wc -l <"$tmp/$v.known")" ]; then
+		echo "not ok fsf-letters-$v: vchess does not write every position it reads" >>"$tmp/letters.notes"
+		continue
+	fi
+	awk -v v="$v" -v e="$e" '{ print v, e, $0 }' "$tmp/$v.vlet"
+done >"$tmp/letters.items"
+# letters_engine FIRST: the engine's board for each item from line FIRST on,
+# appended to $tmp/letters.efen, until the last or a crash
+letters_engine() {
+	tail -n "+$1" "$tmp/letters.items" |
+		awk '{ if ($2 != last) print "setoption name UCI_Variant value " $2; last = $2
+			$1 = $2 = ""; sub(/^ +/, ""); print "position fen " $0; print "d" }' |
+		{ printf 'uci\n'; cat; printf 'quit\n'; } |
+		fairy-stockfish 2>/dev/null | sed -n 's/^Fen: \([^ ]*\).*/\1/p' >>"$tmp/letters.efen"
+}
+: >"$tmp/letters.efen"
+total=$(grep -c . "$tmp/letters.items")
+at=1
+while [ "$at" -le "$total" ]; do
+	letters_engine "$at"
+	got=$(wc -l <"$tmp/letters.efen")
+	[ "$got" -lt "$total" ] || break
+	echo "(crashed)" >>"$tmp/letters.efen" # on item got + 1
+	at=$((got + 2))
+done
+cat "$tmp/letters.notes"
+paste -d ' ' "$tmp/letters.items" "$tmp/letters.efen" | awk '
+	{ v = $1; e[v] = $2; want = $3; got = $NF
+	  if (!(v in seen)) { seen[v] = 1; order[++nv] = v }
+	  count[v]++; if (want != got) bad[v] = bad[v] sprintf(" vchess %s, the engine %s;", want, got) }
+	END { for (i = 1; i <= nv; i++) { v = order[i]
+		if (bad[v] == "") printf "ok fsf-letters-%s: fairy-stockfish (%s) keeps every piece of the %d positions with a letter vchess reads\n", v, e[v], count[v]
+		else printf "not ok fsf-letters-%s: pieces vchess reads that fairy-stockfish (%s) does not keep:%s\n", v, e[v], bad[v] } }'
