@@ -1637,10 +1637,35 @@ static void put_c(char *out, size_t *k, char c)
 		out[(*k)++] = c;
 }
 
+/* The promotion a move's text writes ("=G"): its type + 1, or 0 for none,
+ * and for a promotion the piece always makes there (promotes-to, no choice),
+ * which the text leaves unsaid. */
+static int promo_written(const struct vc_variant *v, const vc_move *m)
+{
+	const struct vc_ptype *pt = &v->types[m->piece];
+	if (!m->promo || !(m->flags & VC_MF_PROMO))
+		return 0;
+	if (pt->auto_to == m->promo - 1 && !(pt->promo_choices >> (m->promo - 1) & 1))
+		return 0;
+	return m->promo;
+}
+
+/* Whether two moves to one square are written alike but for their origin:
+ * the same promotion written, the same gate. */
+static int same_but_origin(const struct vc_variant *v, const vc_move *a, const vc_move *b)
+{
+	const unsigned gates = VC_MF_GATE | VC_MF_GATE_PARTNER;
+	return a->to == b->to && promo_written(v, a) == promo_written(v, b) &&
+	       (a->flags & gates) == (b->flags & gates) &&
+	       (!(a->flags & VC_MF_GATE) || a->gate == b->gate);
+}
+
 /* The text of a piece's move that is not a pawn's, between its symbol and
  * its destination: the origin's file, rank or square when another piece
- * of its type can legally go there too (none when the caller knows it is
- * the only one: sole), then 'x' or the variant's separator. */
+ * of its type can legally make the same move, as SAN counts them: to the
+ * same square, with the same promotion and the same gate (Sc4=G where
+ * another silver reaches c4 but cannot promote there; none when the caller
+ * knows it is the only one: sole), then 'x' or the variant's separator. */
 static void san_origin(struct vc_position *p, const vc_move *m, int sole, const char *from,
 		       char *out, size_t *k)
 {
@@ -1656,7 +1681,7 @@ static void san_origin(struct vc_position *p, const vc_move *m, int sole, const 
 			continue;
 		int nm = vc_gen_from(p, cand[c], mb), ok = 0;
 		for (int i = 0; i < nm && !ok; i++)
-			if (mb[i].to == m->to && vc_move_legal(p, &mb[i]))
+			if (same_but_origin(v, &mb[i], m) && vc_move_legal(p, &mb[i]))
 				ok = 1;
 		if (!ok)
 			continue;
@@ -1731,9 +1756,7 @@ static void san_plain(struct vc_position *p, const vc_move *m, int flags, char *
 		san_origin(p, m, (flags & VC_SAN_SOLE) != 0, from, out, k);
 	}
 	put_s(out, k, sq);
-	if (m->promo && (m->flags & VC_MF_PROMO) &&
-	    !(v->types[t].auto_to == m->promo - 1 &&
-	      !(v->types[t].promo_choices >> (m->promo - 1) & 1))) {
+	if (promo_written(v, m)) {
 		put_c(out, k, '=');
 		put_s(out, k, vc_san_symbol(v, m->promo - 1));
 	}

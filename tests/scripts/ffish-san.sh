@@ -9,7 +9,12 @@
 # piece has moved, or of a piece the hand does not hold; in placement and
 # sittuyin a move on the board while a piece of the hand can be dropped).
 # Kyoto and micro shogi are here, where no drop rule can be broken; the rest
-# of the shogi family is in ffish-shogi.sh.
+# of the shogi family is in ffish-shogi.sh.  And vchess writes those games
+# in ffish's SAN, move for move (ffish-VARIANT-write; tests/scripts/
+# san-same.awk): the same origins named, the same promotions and gates, the
+# same marks but vchess's '#' for every move that ends a game with a winner.
+# Not in kyoto and micro shogi, where ffish writes a drop by the face the
+# piece shows (G@c3 for a lance or a knight), vchess by the piece (+L@c3).
 #
 #   FULL=1 plays five times as many games.
 # Needs node and tests/node/node_modules (npm ci in tests/node, as .ci/run
@@ -47,6 +52,19 @@ for v in $variants; do
 		continue
 	fi
 	plies_read=$(sed -n 's/^plies //p' "$tmp/out")
+	case $v in
+	kyotoshogi | micro) ;;
+	*)
+		vchess-convert --no-tags --no-comments "$tmp/$v.pgn" >"$tmp/written" 2>&1
+		awk -f tests/scripts/san-same.awk "$tmp/$v.pgn" "$tmp/written" >"$tmp/same"
+		if grep -q ', 0 differ$' "$tmp/same"; then
+			echo "ok ffish-$v-write: vchess writes ffish's SAN: $(tail -n 1 "$tmp/same")"
+		else
+			echo "not ok ffish-$v-write: vchess does not write ffish's SAN: $(tail -n 1 "$tmp/same")"
+			sed '$d' "$tmp/same" | sed 's/^/    /'
+		fi
+		;;
+	esac
 	# each broken game: its first problem is an error at the ply its
 	# comment names
 	want=$(grep -c '^{broken at ply' "$tmp/$v-broken.pgn")

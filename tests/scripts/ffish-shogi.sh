@@ -6,6 +6,8 @@
 # (a second pawn on a file, a pawn on the last rank, a pawn drop that
 # mates) must be caught at that ply, first, with a message naming the rule
 # (kyoto and micro shogi, which have no such rule: their games only).
+# The SAN games, written back by vchess, are ffish's SAN move for move
+# (ffish-VARIANT-san-write), but in kyoto and micro shogi (see ffish-san.sh).
 #
 #   FULL=1 plays five times as many games.
 # Needs node and tests/node/node_modules (npm ci in tests/node); skipped
@@ -53,6 +55,22 @@ for t in $(names); do
 		continue
 	fi
 	plies_read=$(sed -n 's/^plies //p' "$tmp/out")
+	# the SAN games written back by vchess: ffish's SAN, move for move
+	# (tests/scripts/san-same.awk); not kyoto and micro shogi's, where ffish
+	# writes a drop by the face the piece shows and vchess by the piece
+	case $t in
+	kyotoshogi-san | micro-san | *-hodges) ;;
+	*)
+		vchess-convert --no-tags --no-comments "$tmp/$t.pgn" >"$tmp/written" 2>&1
+		awk -f tests/scripts/san-same.awk "$tmp/$t.pgn" "$tmp/written" >"$tmp/same"
+		if grep -q ', 0 differ$' "$tmp/same"; then
+			echo "ok ffish-$t-write: vchess writes ffish's SAN: $(tail -n 1 "$tmp/same")"
+		else
+			echo "not ok ffish-$t-write: vchess does not write ffish's SAN: $(tail -n 1 "$tmp/same")"
+			sed '$d' "$tmp/same" | sed 's/^/    /'
+		fi
+		;;
+	esac
 	case " $free " in
 	*" ${t%-*} "*)
 		echo "ok ffish-$t: $games games ($plies_read plies) valid (no drop rule to break)"
