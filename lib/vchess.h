@@ -129,6 +129,13 @@ int vc_square_name(const struct vc_variant *v, int sq, char *buf);
 /* Parses a square name at s; returns the square and sets *used to the number
  * of bytes read, or returns -1.  Accepts the variant's file-letter aliases. */
 int vc_square_parse(const struct vc_variant *v, const char *s, int *used);
+/* Reads the whole string s as a square, in any notation the variant's moves
+ * name squares in: the name vc_square_parse reads ("e4", a file's alias),
+ * and where the variant reads them, shogi's ("7f", "76": the file counted
+ * from the right, the rank from the top) and janggi's ("08": the rank's
+ * digit from the top, 0 the tenth, then the file's).  Returns the square,
+ * or -1. */
+int vc_square_read(const struct vc_variant *v, const char *s);
 
 /* ---- moves and positions ----------------------------------------------- */
 

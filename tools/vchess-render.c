@@ -190,16 +190,15 @@ static int run_game(struct vc_ctx *ctx, const struct args *a)
  * (reported) when they are none. */
 static int find_piece(const struct args *a, const struct vc_variant *v, int *piece, int *sq)
 {
-	int used = 0;
 	*piece = vc_variant_piece_find(v, a->piece);
 	if (*piece < 0) {
 		cli_error("variant '%s' has no piece '%s'", vc_variant_name(v), a->piece);
 		return -1;
 	}
-	*sq = a->at ? vc_square_parse(v, a->at, &used) : -1;
-	if (a->at && (*sq < 0 || a->at[used])) {
-		cli_error("'%s' is not a square of a %dx%d board", a->at, vc_variant_files(v),
-			  vc_variant_ranks(v));
+	*sq = a->at ? vc_square_read(v, a->at) : -1;
+	if (a->at && *sq < 0) {
+		cli_error("'%s' is not a square of %s's %dx%d board", a->at, vc_variant_name(v),
+			  vc_variant_files(v), vc_variant_ranks(v));
 		return -1;
 	}
 	return 0;

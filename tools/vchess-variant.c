@@ -130,7 +130,11 @@ static int cmd_moves(int argc, char **argv, const char *board, const char *at)
 		rc = CLI_TROUBLE;
 		goto out;
 	}
-	int sq = at ? parse_square(at, files, ranks) : ((ranks - 1) / 2) * files + (files - 1) / 2;
+	/* on the variant's own board, a square in any notation it reads (7f in
+	 * shogi); on another, a file letter and a rank number */
+	int sq = !at	? ((ranks - 1) / 2) * files + (files - 1) / 2
+		 : board ? parse_square(at, files, ranks)
+			 : vc_square_read(v, at);
 	if (sq < 0) {
 		cli_error("'%s' is not a square of a %dx%d board", at, files, ranks);
 		rc = CLI_TROUBLE;

@@ -637,6 +637,18 @@ static int shogi_square(const struct vc_variant *v, const char *s, int *sq)
 	return 2;
 }
 
+int vc_square_read(const struct vc_variant *v, const char *s)
+{
+	int used = 0, sq = vc_square_parse(v, s, &used);
+	if (sq >= 0 && !s[used])
+		return sq;
+	if (v->shogi_coords && shogi_square(v, s, &sq) && !s[2])
+		return sq;
+	if (v->janggi_read && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) && !s[2])
+		return vc_janggi_square(v, s);
+	return -1;
+}
+
 /* Shogi's Western notation (Hodges, Hosking, and Hodges with numbers):
  * "P-7f", "Bx2b+", "P*5e", "G6i-5i", "+Bx3a", "S-5d=", "P76", "P'55",
  * "G69-59": a piece ('+' and a letter for a promoted one), maybe its

@@ -141,7 +141,7 @@ static int wxf_scan(const struct vc_variant *v, const char *text, size_t len, st
 
 /* janggi's square: the rank's digit from the top (0 the tenth), the
  * file's from the left; the square, or -1 */
-static int janggi_square(const struct vc_variant *v, const char *s)
+int vc_janggi_square(const struct vc_variant *v, const char *s)
 {
 	int rd = s[0] - '0', fd = s[1] - '0';
 	int r = v->ranks - (rd ? rd : 10);
@@ -163,8 +163,8 @@ static int janggi_scan(const struct vc_variant *v, const char *text, size_t len,
 		if (i != 3 && !isdigit((unsigned char)s[i]))
 			return 0;
 	int tl = (int)(len > 40 ? 40 : len);
-	int t = vc_type_by_symbol(v, s, 1), from = janggi_square(v, s + 1),
-	    to = janggi_square(v, s + 4);
+	int t = vc_type_by_symbol(v, s, 1), from = vc_janggi_square(v, s + 1),
+	    to = vc_janggi_square(v, s + 4);
 	if (t < 0)
 		return fail(code, "move-unknown-piece", msg, n,
 			    "unknown piece '%c' in the janggi move '%.*s'", s[0], tl, text);

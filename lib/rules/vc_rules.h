@@ -829,6 +829,9 @@ int vc_end_decisive(const struct vc_end *e);
 /* After m was made: is the side to move in check? */
 int vc_check_after(const struct vc_position *p, const vc_move *m);
 
+/* notation_trad.c: janggi's square at s, two digits (the rank's from the
+ * top, 0 the tenth; the file's from the left), or -1. */
+int vc_janggi_square(const struct vc_variant *v, const char *s);
 /* notation_trad.c: the traditional notations a variant's file may ask to
  * be read (notation: wxf: read, janggi: read).  Is text such a move?  1
  * with m filled (janggi's squares; WXF's m->wxf, resolved by
