@@ -56,13 +56,7 @@ for v in $variants; do
 	kyotoshogi | micro) ;;
 	*)
 		vchess-convert --no-tags --no-comments "$tmp/$v.pgn" >"$tmp/written" 2>&1
-		awk -f tests/scripts/san-same.awk "$tmp/$v.pgn" "$tmp/written" >"$tmp/same"
-		if grep -q ', 0 differ$' "$tmp/same"; then
-			echo "ok ffish-$v-write: vchess writes ffish's SAN: $(tail -n 1 "$tmp/same")"
-		else
-			echo "not ok ffish-$v-write: vchess does not write ffish's SAN: $(tail -n 1 "$tmp/same")"
-			sed '$d' "$tmp/same" | sed 's/^/    /'
-		fi
+		awk -v test="ffish-$v-write" -f tests/scripts/san-same.awk "$tmp/$v.pgn" "$tmp/written"
 		;;
 	esac
 	# each broken game: its first problem is an error at the ply its

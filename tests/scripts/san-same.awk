@@ -1,11 +1,11 @@
-# san-same.awk: awk -f tests/scripts/san-same.awk FFISH.pgn VCHESS.pgn
+# san-same.awk: awk -v test=NAME -f tests/scripts/san-same.awk FFISH.pgn VCHESS.pgn
 # The moves of two PGN files, token by token (tags, move numbers, comments
 # and results left out): the SAN that ffish wrote and the SAN that vchess
 # wrote of the same games.  They must be the same, but for the mark of a
 # move that ends the game: ffish writes '#' for a checkmate alone, vchess
 # for every move that ends the game with a winner (vchess-text(5)), so
-# vchess's '#' stands where ffish has '+' or nothing.  Prints each
-# difference (the first five) and a last line "N moves, N differ".
+# vchess's '#' stands where ffish has '+' or nothing.  Prints one line of
+# TAP, "ok NAME" or "not ok NAME", then the first five differences.
 function toks(line, arr, n,   k, i, t, w) {
 	if (line ~ /^\[/ || line ~ /^\{/)
 		return n
@@ -32,7 +32,11 @@ END {
 		if (bx == by && y ~ /#$/ && x !~ /#$/)
 			continue
 		if (++bad <= 5)
-			printf "move %d: ffish %s, vchess %s\n", i, x == "" ? "(none)" : x, y == "" ? "(none)" : y
+			diffs = diffs sprintf("    move %d: ffish %s, vchess %s\n", i,
+					      x == "" ? "(none)" : x, y == "" ? "(none)" : y)
 	}
-	printf "%d moves, %d differ\n", n, bad + 0
+	if (!bad && n)
+		printf "ok %s: vchess writes ffish's SAN, %d moves\n", test, n
+	else
+		printf "not ok %s: vchess writes %d of %d moves otherwise than ffish\n%s", test, bad, n, diffs
 }
