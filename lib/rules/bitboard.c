@@ -63,6 +63,7 @@ struct vc_bb {
 	uint64_t ray[BB_MAXD][64];
 	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
+	uint16_t rqb[2][BB_MAXT], rcb[2][BB_MAXT]; /* the same turned about */
 	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
 	uint16_t capdirs[2];                     /* directions some type takes along */
 	/* the distinct sets cdir[s][d] (groups), and each direction's */
@@ -378,10 +379,13 @@ static void attack_tables(struct vc_bb *b)
 					b->leapcap[s] |= 1u << t;
 				}
 			for (int d = 0; d < b->ndir; d++) {
-				if (b->rmodes[s][t][d] & VC_MODE_MOVE)
+				if (b->rmodes[s][t][d] & VC_MODE_MOVE) {
 					b->rq[s][t] |= (uint16_t)(1u << d);
+					b->rqb[s][t] |= (uint16_t)(1u << b->opp[d]);
+				}
 				if (b->rmodes[s][t][d] & VC_MODE_CAPTURE) {
 					b->rc[s][t] |= (uint16_t)(1u << d);
+					b->rcb[s][t] |= (uint16_t)(1u << b->opp[d]);
 					b->cdir[s][d] |= (uint16_t)(1u << t);
 					b->capdirs[s] |= (uint16_t)(1u << d);
 				}
@@ -895,9 +899,10 @@ static void gen_king(struct gen *g, int k)
 	}
 }
 
-/* The legal moves into out, or with count only their number. */
+/* The legal moves into out, or with count only their number; with any,
+ * the generation stops once some type has one. */
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		     struct bmove *out, int count)
+		     struct bmove *out, int count, int any)
 {
 	struct gen g; /* grp: set below for the groups read */
 	g.b = b;
@@ -918,12 +923,14 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	}
 	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
-	if (chk & (chk - 1))
+	if ((chk & (chk - 1)) || (any && g.n))
 		return g.n; /* double check: the royal piece moves */
 	uint64_t mask = chk ? chk | block : ~0ULL;
-	for (int t = 0; t < b->ntypes; t++)
+	for (int t = 0; t < b->ntypes && !(any && g.n); t++)
 		if (t != b->king && x->pc[g.us][t])
 			gen_type(&g, t, mask, pinned, line);
+	if (any && g.n)
+		return g.n;
 	if (v->ncastle)
 		gen_castling(&g, k, chk != 0);
 	return g.n;
@@ -934,7 +941,7 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		      int depth, struct bmove *buf)
 {
-	int n = gen_legal(b, v, x, buf, depth == 1);
+	int n = gen_legal(b, v, x, buf, depth == 1, 0);
 	if (depth == 1)
 		return (uint64_t)n;
 	uint64_t total = 0;
@@ -946,21 +953,26 @@ static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const s
 	return total;
 }
 
-/* The position as bitboards: 0, or -1 when it does not fit (pieces of no
- * side, not one royal piece a side, dead pieces, the side not to move in
- * check). */
-static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x)
+/* The position as bitboards, from its mirror: 0, or -1 when it does not
+ * fit (pieces of no side, not one royal piece a side, dead pieces, and
+ * with test the side not to move in check, whose royal piece perft would
+ * take: the general way's count). */
+static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x,
+			 int test)
 {
 	const struct vc_variant *v = p->v;
 	memset(x, 0, sizeof *x);
-	for (int sq = 0; sq < v->nsq; sq++) {
-		uint8_t c = p->board[sq];
-		if (!c)
-			continue;
-		int col = vc_code_color(c), t = vc_code_type(c);
-		if (col > 1 || (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)))
+	memcpy(x->pc, p->bbt, sizeof x->pc);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++)
+			x->occ[s] |= x->pc[s][t];
+	if ((x->occ[0] | x->occ[1]) != p->bbocc)
+		return -1;
+	for (uint64_t m = p->bbocc; m; m &= m - 1) {
+		int sq = __builtin_ctzll(m);
+		if (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED))
 			return -1;
-		put(x, col, t, sq);
+		x->board[sq] = (uint8_t)(vc_code_type(p->board[sq]) + 1);
 		if (p->sqf[sq] & VC_SQF_FIRST)
 			x->first |= bit(sq);
 	}
@@ -976,14 +988,24 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
 	x->side = (int8_t)p->side;
 	uint64_t occ = x->occ[0] | x->occ[1];
-	return attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+	return test && attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+}
+
+int vc_bb_has_legal(const struct vc_position *p)
+{
+	const struct vc_bb *b = p->v->bb;
+	struct bpos x;
+	static __thread struct bmove buf[VC_MAX_MOVES];
+	if (!b || from_position(b, p, &x, 0))
+		return -1;
+	return gen_legal(b, p->v, &x, buf, 1, 1) > 0;
 }
 
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 {
 	const struct vc_bb *b = p->v->bb;
 	struct bpos x;
-	if (!b || depth < 1 || from_position(b, p, &x))
+	if (!b || depth < 1 || from_position(b, p, &x, 1))
 		return 0;
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
@@ -1051,12 +1073,9 @@ int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target
 		if (!pcs)
 			continue;
 		found |= (capture ? b->inv : b->invq)[side][t][target] & pcs;
-		for (uint32_t m = capture ? b->rc[side][t] : b->rq[side][t]; m; m &= m - 1) {
-			int od = b->opp[__builtin_ctz(m)];
-			uint64_t r = b->ray[od][target] & occ;
-			if (r)
-				found |= bit(first_on(b, od, r)) & pcs;
-		}
+		uint16_t back = capture ? b->rcb[side][t] : b->rqb[side][t];
+		if (back)
+			found |= ride_reach(b, target, back, occ) & pcs;
 		if (!capture && b->hasshort[side][t])
 			for (uint32_t i = b->boff[side][target]; i < b->boff[side][target + 1]; i++) {
 				const struct bb_back *k = &b->back[i];

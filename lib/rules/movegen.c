@@ -1328,6 +1328,11 @@ int vc_legal_drop(struct vc_position *p, vc_move *out)
 
 int vc_has_legal_move(struct vc_position *p)
 {
+	if (p->v->bb) { /* the bitboard core, when the position fits it */
+		int r = vc_bb_has_legal(p);
+		if (r >= 0)
+			return r;
+	}
 	return first_legal(p, FL_ANY, NULL);
 }
 

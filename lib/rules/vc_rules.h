@@ -729,6 +729,9 @@ void vc_bb_free(struct vc_bb *b);
 /* Perft of p over bitboards: 1 with the count in *count, or 0 when the
  * variant or the position does not fit (nothing counted). */
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count);
+/* Has the side to move of p a legal move, by the bitboard core?  1 or 0, or
+ * -1 when the variant or the position does not fit it. */
+int vc_bb_has_legal(const struct vc_position *p);
 /* 1 when the tables b serve perft (the variant's mechanics fit them) */
 int vc_bb_serves_perft(const struct vc_bb *b);
 /* Over the mirror of p (p->v->bbm set): is sq attacked by side 'by'? */
