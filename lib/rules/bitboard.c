@@ -179,7 +179,7 @@ static int find_rides(struct vc_bb *b, const struct vc_variant *v)
 				const int16_t *q = v->paths + off;
 				int np = *q++;
 				for (int i = 0; i < np; i++, q += 2 + q[0]) {
-					int modes = q[1];
+					int modes = q[1] & ~VC_MODE_SELF; /* see origin_tables */
 					if ((modes & ~RIDE_MODES) || !(modes & RIDE_MODES))
 						continue;
 					int d = ride_dir(b, o, q + 2, q[0]);
@@ -248,9 +248,12 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 	const int16_t *q = off ? v->paths + off : NULL;
 	int np = q ? *q++ : 0;
 	for (int i = 0; i < np; i++, q += 2 + q[0]) {
-		int len = q[0], modes = q[1], d;
+		/* taking one's own pieces (self-capture) changes no square a path
+		 * reaches: the mirror takes such a variant, perft never does (its
+		 * mechanics do not fit) */
+		int len = q[0], modes = q[1] & ~VC_MODE_SELF, d;
 		const int16_t *sq = q + 2;
-		if (modes & (VC_MODE_SELF | VC_MODE_HOP | VC_MODE_UNCHECKED))
+		if (modes & (VC_MODE_HOP | VC_MODE_UNCHECKED))
 			return -1;
 		if (!(modes & ~RIDE_MODES) && (d = ride_dir(b, o, sq, len)) >= 0) {
 			covered |= 1u << d;
