@@ -1064,6 +1064,27 @@ int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, 
 	return mirror_attacked(p->v->bbm, p, sq, by, occ, ~bit(to));
 }
 
+uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side)
+{
+	const struct vc_bb *b = p->v->bbm;
+	int them = side ^ 1;
+	uint64_t pinned = 0;
+	for (uint32_t m = b->capdirs[them]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t r = b->ray[od][k] & p->bbocc;
+		if (!r)
+			continue;
+		int s1 = first_on(b, od, r);
+		r &= ~bit(s1);
+		if (vc_code_color(p->board[s1]) != side || !r)
+			continue;
+		uint8_t c = p->board[first_on(b, od, r)];
+		if (vc_code_color(c) == them && (b->cdir[them][d] >> vc_code_type(c) & 1))
+			pinned |= bit(s1);
+	}
+	return pinned;
+}
+
 int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
 		int16_t *out, int cap)
 {

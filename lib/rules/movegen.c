@@ -866,6 +866,12 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 		}
 	}
 	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
+	if (v->bbm) { /* over the mirror (no two-square pieces there) */
+		pi->check = pi->check || vc_bb_attacked(p, k, them);
+		pi->set[0] = vc_bb_pinned(p, k, side);
+		pi->any = pi->set[0] != 0;
+		return;
+	}
 	const struct vc_tnode *t = v->trie;
 	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
 	while (i < end) {

@@ -740,6 +740,9 @@ int vc_bb_attacked(const struct vc_position *p, int sq, int by);
  * alone, the piece on 'to' taken: is sq attacked by 'by' then?  The mirror
  * is not changed. */
 int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, int by);
+/* The pieces of side that stand alone between its royal piece on k and an
+ * enemy rider that would take along that line (the mirror of p). */
+uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);
 /* vc_reach_origins over the mirror (p->v->bbm set), origins in square order */
 int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
 		int16_t *out, int cap);

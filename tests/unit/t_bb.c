@@ -125,7 +125,8 @@ static int origins(struct vc_position *p, int side, uint64_t mask, int to, int c
 }
 
 /* p (the mirror) and q (the tries alone), one position: 0 when every
- * attack test, origin, move's legality and the mate test agree. */
+ * attack test, origin, move's legality, the number of legal moves and the
+ * mate test agree. */
 static int same_answers(const char *name, struct vc_position *p, struct vc_position *q,
 			vc_move *ms)
 {
@@ -163,6 +164,13 @@ static int same_answers(const char *name, struct vc_position *p, struct vc_posit
 			VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: move %d-%d: legality differs", name, fen, ms[i].from, ms[i].to);
 			bad = 1;
 		}
+	int lp = vc_position_legal_moves(p, ms, VC_MAX_MOVES * 4);
+	if (!bad && lp != vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4)) {
+		vc_position_fen(p, fen, sizeof fen);
+		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: %d legal moves with the mirror, %d without",
+			   name, fen, lp, vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4));
+		bad = 1;
+	}
 	if (!bad && vc_has_legal_move(p) != vc_has_legal_move(q)) {
 		vc_position_fen(p, fen, sizeof fen);
 		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: the mate test differs", name, fen);
