@@ -80,6 +80,10 @@ void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user);
  * the name of the one inputs opened from now on use: "isa-l" or "zlib". */
 enum vc_inflater { VC_INFLATE_AUTO, VC_INFLATE_ZLIB };
 const char *vc_ctx_set_inflater(struct vc_ctx *ctx, enum vc_inflater which);
+/* Whether variants loaded with ctx from now on use the bitboard core where
+ * their board and pieces fit it (on, the default) or the general way alone
+ * (0): the same answers, slower; for checking one against the other. */
+void vc_ctx_set_bitboards(struct vc_ctx *ctx, int on);
 
 /* ---- variants -------------------------------------------------------- */
 

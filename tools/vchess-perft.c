@@ -298,6 +298,7 @@ int main(int argc, char **argv)
 	if (!a.suite)
 		depth = cli_number_arg("DEPTH", argv[first], 0, 64);
 	struct vc_ctx *ctx = cli_ctx();
+	vc_ctx_set_bitboards(ctx, !(perft_flags & VC_PERFT_GENERAL));
 	int rc = a.suite ? run_suite(ctx, a.variant, a.suite, a.max_nodes) : count(ctx, &a, depth);
 	vc_ctx_free(ctx);
 	return rc;

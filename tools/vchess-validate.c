@@ -29,7 +29,8 @@ enum {
 	O_MERGE,
 	O_FIRST,
 	O_PROGRESS,
-	O_STATS
+	O_STATS,
+	O_NO_BB
 };
 
 static const struct cli_opt opts[] = {
@@ -45,6 +46,7 @@ static const struct cli_opt opts[] = {
 	{ O_FIRST, "first-game", "N", "number the first game N (for archive pieces)" },
 	{ O_MERGE, "merge-summaries", NULL, "add up summaries and stats written as tsv" },
 	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
+	{ O_NO_BB, "no-bitboards", NULL, "replay by the general move generator alone (slower)" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -88,7 +90,7 @@ static void print_diags(struct vc_sink *out, const struct vc_game *g,
 /* what every worker needs */
 struct run {
 	struct vc_validate_opts vo;
-	int verbose, quiet, fatal;
+	int verbose, quiet, fatal, no_bb;
 	struct cli_progress progress;
 	struct vc_summary *sum;
 	struct vc_stats *stats; /* --stats, else NULL */
@@ -113,6 +115,7 @@ static void *worker_new(void *user)
 	if (!w)
 		return NULL;
 	w->ctx = vc_ctx_new();
+	vc_ctx_set_bitboards(w->ctx, !run->no_bb);
 	w->val = vc_validator_new(w->ctx, &run->vo);
 	w->run = run;
 	return w;
@@ -305,7 +308,7 @@ static int run_files(const char **files, int nfiles, struct run *run, int jobs, 
 
 struct args {
 	const char *variant, *force;
-	int strict, quiet, verbose, tsv, merge, jobs;
+	int strict, quiet, verbose, tsv, merge, jobs, no_bb;
 	int summary; /* 1 --summary, 2 --stats */
 	long first_game;
 	struct cli_progress progress;
@@ -323,6 +326,7 @@ static void option(int key, const char *val, void *user)
 	case O_STATS: a->summary |= 2; break;
 	case 'v': a->verbose = 1; break;
 	case O_MERGE: a->merge = 1; break;
+	case O_NO_BB: a->no_bb = 1; break;
 	case 'j': a->jobs = (int)cli_number_arg("-j", val, 1, 1024); break;
 	case O_FIRST: a->first_game = cli_number_arg("--first-game", val, 1, LONG_MAX); break;
 	case O_FORMAT:
@@ -357,6 +361,7 @@ int main(int argc, char **argv)
 	run.vo.force_variant = a.force;
 	run.verbose = a.verbose;
 	run.quiet = a.quiet;
+	run.no_bb = a.no_bb;
 	if (a.quiet && !a.progress.when)
 		a.progress.when = 1;
 	run.progress = a.progress;

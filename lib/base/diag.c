@@ -24,6 +24,7 @@ struct vc_ctx {
 	vc_progress_fn *progress;
 	void *progress_user;
 	enum vc_inflater inflater;
+	int no_bitboards; /* vc_ctx_set_bitboards(ctx, 0) */
 	unsigned long count[VC_NSEV];
 	char *last;
 	size_t last_cap;
@@ -63,7 +64,19 @@ void vc_ctx_copy_settings(struct vc_ctx *to, const struct vc_ctx *from)
 	if (to && from) {
 		vc_ctx_set_progress(to, from->progress, from->progress_user);
 		to->inflater = from->inflater;
+		to->no_bitboards = from->no_bitboards;
 	}
+}
+
+void vc_ctx_set_bitboards(struct vc_ctx *ctx, int on)
+{
+	if (ctx)
+		ctx->no_bitboards = !on;
+}
+
+int vc_ctx_bitboards(const struct vc_ctx *ctx)
+{
+	return !ctx || !ctx->no_bitboards;
 }
 
 const char *vc_ctx_set_inflater(struct vc_ctx *ctx, enum vc_inflater which)

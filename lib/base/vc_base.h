@@ -62,6 +62,8 @@ void vc_ctx_copy_settings(struct vc_ctx *to, const struct vc_ctx *from);
 /* The inflater the inputs of ctx use: VC_INFLATE_AUTO means ISA-L's (only
  * ever returned when the library has it), VC_INFLATE_ZLIB zlib's. */
 enum vc_inflater vc_ctx_inflater(const struct vc_ctx *ctx);
+/* 0 when variants loaded with ctx get no bitboard tables */
+int vc_ctx_bitboards(const struct vc_ctx *ctx);
 void vc_ctx_progress(struct vc_ctx *ctx, const char *input, uint64_t done, uint64_t size);
 
 /* ---- byte inputs ----

@@ -84,6 +84,8 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 		if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
 			return 0;
 	}
+	if (v->bbm) /* the mirror: attacks_off_tries is 0 */
+		return vc_bb_attacked(p, sq, by);
 	if (vc_trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by))
 		return 1;
 	if (!v->attacks_off_tries)

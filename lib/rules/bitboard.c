@@ -25,7 +25,7 @@
 
 #include "rules/vc_rules.h"
 
-#define BB_MAXT 16 /* piece types */
+#define BB_MAXT VC_BB_MAXT /* piece types */
 #define BB_MAXD 16 /* ride directions (with their opposites) */
 #define BB_MAXSP 8 /* squares of a short path */
 
@@ -47,24 +47,40 @@ struct bb_step {
 				   of several squares that leaves en-passant targets */
 };
 
+/* a short path read backwards: the origin it starts from, its type, the
+ * squares that must be empty (vc_bb_reach) */
+struct bb_back {
+	uint64_t need;
+	uint8_t from, type;
+};
+
 struct vc_bb {
 	int nsq, files, ranks, ntypes, ndir, king;
+	int perft; /* the variant's mechanics fit too */
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
 	uint64_t ray[BB_MAXD][64];
 	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
+	uint16_t rqb[2][BB_MAXT], rcb[2][BB_MAXT]; /* the same turned about */
 	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
 	uint16_t capdirs[2];                     /* directions some type takes along */
 	/* the distinct sets cdir[s][d] (groups), and each direction's */
 	uint16_t grp[2][BB_MAXD];
 	uint8_t ngrp[2], dgrp[2][BB_MAXD];
+	/* each group's directions turned about (an attack on sq comes from
+	 * there), and the squares of their rays from each square */
+	uint16_t gback[2][BB_MAXD];
+	uint64_t gline[2][BB_MAXD][64];
 	/* some origin of the type has short paths, takes en passant */
 	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT];
 	uint32_t leapcap[2]; /* types that take by a leap */
 	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
 	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
+	uint64_t invq[2][BB_MAXT][64]; /* origins of the type's leaps that move to sq */
+	uint32_t boff[2][64 + 1];      /* the short paths ending on each square, in back */
+	struct bb_back *back;
 	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] the steps of each origin in sp */
 	struct bb_step *sp;
 	int nsp, capsp;
@@ -99,6 +115,7 @@ void vc_bb_free(struct vc_bb *b)
 		for (int t = 0; t < BB_MAXT; t++)
 			free(b->soff[s][t]);
 	free(b->sp);
+	free(b->back);
 	free(b);
 }
 
@@ -162,7 +179,7 @@ static int find_rides(struct vc_bb *b, const struct vc_variant *v)
 				const int16_t *q = v->paths + off;
 				int np = *q++;
 				for (int i = 0; i < np; i++, q += 2 + q[0]) {
-					int modes = q[1];
+					int modes = q[1] & ~VC_MODE_SELF; /* see origin_tables */
 					if ((modes & ~RIDE_MODES) || !(modes & RIDE_MODES))
 						continue;
 					int d = ride_dir(b, o, q + 2, q[0]);
@@ -231,9 +248,12 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 	const int16_t *q = off ? v->paths + off : NULL;
 	int np = q ? *q++ : 0;
 	for (int i = 0; i < np; i++, q += 2 + q[0]) {
-		int len = q[0], modes = q[1], d;
+		/* taking one's own pieces (self-capture) changes no square a path
+		 * reaches: the mirror takes such a variant, perft never does (its
+		 * mechanics do not fit) */
+		int len = q[0], modes = q[1] & ~VC_MODE_SELF, d;
 		const int16_t *sq = q + 2;
-		if (modes & (VC_MODE_SELF | VC_MODE_HOP | VC_MODE_UNCHECKED))
+		if (modes & (VC_MODE_HOP | VC_MODE_UNCHECKED))
 			return -1;
 		if (!(modes & ~RIDE_MODES) && (d = ride_dir(b, o, sq, len)) >= 0) {
 			covered |= 1u << d;
@@ -280,11 +300,34 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 }
 
 /* The variant's own rules and pieces: only what the core knows. */
-static int variant_fits(const struct vc_variant *v)
+/* The board and the pieces: what the tables can hold, and what the
+ * attack tests over the mirror must know (no two-square pieces, no paths
+ * walked outside the tries, no piece that dies alone: a dead piece
+ * attacks nothing). */
+static int pieces_fit(const struct vc_variant *v)
+{
+	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->two_types || v->walk_types ||
+	    v->attacks_off_tries)
+		return 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		if (pt->props & (VC_P_DIES_ALONE | VC_P_TWOSQUARE))
+			return 0;
+		for (int a = 0; a < pt->natoms; a++)
+			if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
+			    pt->atoms[a].within)
+				return 0;
+	}
+	return 1;
+}
+
+/* The mechanics perft over bitboards knows: moving, taking (en passant
+ * too), promoting and castling. */
+static int mechanics_fit(const struct vc_variant *v)
 {
 	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER;
-	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->has_complex || v->has_end || v->nreserve ||
-	    (v->rules & ~known) || v->king_type < 0 || v->two_types || v->nregions)
+	if (v->has_complex || v->has_end || v->nreserve || (v->rules & ~known) ||
+	    v->king_type < 0 || v->nregions)
 		return 0;
 	if (v->ncastle && v->castle_type != v->king_type)
 		return 0;
@@ -298,12 +341,13 @@ static int variant_fits(const struct vc_variant *v)
 		    (pt->promo_choices >> v->king_type & 1) || pt->auto_to == v->king_type ||
 		    (t == v->king_type && (pt->promo_choices || pt->auto_to >= 0)))
 			return 0;
-		for (int a = 0; a < pt->natoms; a++)
-			if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
-			    pt->atoms[a].within)
-				return 0;
 	}
 	return 1;
+}
+
+int vc_bb_serves_perft(const struct vc_bb *b)
+{
+	return b && b->perft;
 }
 
 static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
@@ -338,10 +382,13 @@ static void attack_tables(struct vc_bb *b)
 					b->leapcap[s] |= 1u << t;
 				}
 			for (int d = 0; d < b->ndir; d++) {
-				if (b->rmodes[s][t][d] & VC_MODE_MOVE)
+				if (b->rmodes[s][t][d] & VC_MODE_MOVE) {
 					b->rq[s][t] |= (uint16_t)(1u << d);
+					b->rqb[s][t] |= (uint16_t)(1u << b->opp[d]);
+				}
 				if (b->rmodes[s][t][d] & VC_MODE_CAPTURE) {
 					b->rc[s][t] |= (uint16_t)(1u << d);
+					b->rcb[s][t] |= (uint16_t)(1u << b->opp[d]);
 					b->cdir[s][d] |= (uint16_t)(1u << t);
 					b->capdirs[s] |= (uint16_t)(1u << d);
 				}
@@ -359,12 +406,52 @@ static void attack_tables(struct vc_bb *b)
 			if (i == b->ngrp[s])
 				b->grp[s][b->ngrp[s]++] = b->cdir[s][d];
 			b->dgrp[s][d] = (uint8_t)i;
+			if (!b->cdir[s][d])
+				continue;
+			b->gback[s][i] |= (uint16_t)(1u << b->opp[d]);
+			for (int sq = 0; sq < b->nsq; sq++)
+				b->gline[s][i][sq] |= b->ray[b->opp[d]][sq];
 		}
+}
+
+/* The short paths read backwards, by the square they end on, for the
+ * origins of a written move (vc_bb_reach), and the leaps' inverse. */
+static int back_tables(struct vc_bb *b)
+{
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++)
+			for (int o = 0; o < b->nsq; o++)
+				for (uint64_t m = b->lq[s][t][o]; m; m &= m - 1)
+					b->invq[s][t][__builtin_ctzll(m)] |= bit(o);
+	size_t n = 0;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++)
+			n += b->soff[s][t][b->nsq] - b->soff[s][t][0];
+	b->back = malloc((n ? n : 1) * sizeof *b->back);
+	if (!b->back)
+		return -1;
+	n = 0;
+	for (int s = 0; s < 2; s++) {
+		for (int to = 0; to < b->nsq; to++) {
+			b->boff[s][to] = (uint32_t)n;
+			for (int t = 0; t < b->ntypes; t++)
+				for (int o = 0; o < b->nsq; o++)
+					for (uint32_t i = b->soff[s][t][o]; i < b->soff[s][t][o + 1]; i++)
+						if (b->sp[i].to == to)
+							b->back[n++] = (struct bb_back){
+								b->sp[i].need & ~bit(to), (uint8_t)o,
+								(uint8_t)t
+							};
+		}
+		for (int to = b->nsq; to <= 64; to++)
+			b->boff[s][to] = (uint32_t)n;
+	}
+	return 0;
 }
 
 struct vc_bb *vc_bb_build(const struct vc_variant *v)
 {
-	if (!variant_fits(v))
+	if (!pieces_fit(v))
 		return NULL;
 	struct vc_bb *b = calloc(1, sizeof *b);
 	if (!b)
@@ -389,6 +476,9 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		}
 	promo_tables(b, v);
 	attack_tables(b);
+	if (back_tables(b))
+		goto no;
+	b->perft = mechanics_fit(v);
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
 		int mk = vc_sq(v->files, c->king_to % v->files,
@@ -812,9 +902,10 @@ static void gen_king(struct gen *g, int k)
 	}
 }
 
-/* The legal moves into out, or with count only their number. */
+/* The legal moves into out, or with count only their number; with any,
+ * the generation stops once some type has one. */
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		     struct bmove *out, int count)
+		     struct bmove *out, int count, int any)
 {
 	struct gen g; /* grp: set below for the groups read */
 	g.b = b;
@@ -835,12 +926,14 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	}
 	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
-	if (chk & (chk - 1))
+	if ((chk & (chk - 1)) || (any && g.n))
 		return g.n; /* double check: the royal piece moves */
 	uint64_t mask = chk ? chk | block : ~0ULL;
-	for (int t = 0; t < b->ntypes; t++)
+	for (int t = 0; t < b->ntypes && !(any && g.n); t++)
 		if (t != b->king && x->pc[g.us][t])
 			gen_type(&g, t, mask, pinned, line);
+	if (any && g.n)
+		return g.n;
 	if (v->ncastle)
 		gen_castling(&g, k, chk != 0);
 	return g.n;
@@ -851,7 +944,7 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		      int depth, struct bmove *buf)
 {
-	int n = gen_legal(b, v, x, buf, depth == 1);
+	int n = gen_legal(b, v, x, buf, depth == 1, 0);
 	if (depth == 1)
 		return (uint64_t)n;
 	uint64_t total = 0;
@@ -863,21 +956,26 @@ static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const s
 	return total;
 }
 
-/* The position as bitboards: 0, or -1 when it does not fit (pieces of no
- * side, not one royal piece a side, dead pieces, the side not to move in
- * check). */
-static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x)
+/* The position as bitboards, from its mirror: 0, or -1 when it does not
+ * fit (pieces of no side, not one royal piece a side, dead pieces, and
+ * with test the side not to move in check, whose royal piece perft would
+ * take: the general way's count). */
+static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x,
+			 int test)
 {
 	const struct vc_variant *v = p->v;
 	memset(x, 0, sizeof *x);
-	for (int sq = 0; sq < v->nsq; sq++) {
-		uint8_t c = p->board[sq];
-		if (!c)
-			continue;
-		int col = vc_code_color(c), t = vc_code_type(c);
-		if (col > 1 || (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)))
+	memcpy(x->pc, p->bbt, sizeof x->pc);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++)
+			x->occ[s] |= x->pc[s][t];
+	if ((x->occ[0] | x->occ[1]) != p->bbocc)
+		return -1;
+	for (uint64_t m = p->bbocc; m; m &= m - 1) {
+		int sq = __builtin_ctzll(m);
+		if (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED))
 			return -1;
-		put(x, col, t, sq);
+		x->board[sq] = (uint8_t)(vc_code_type(p->board[sq]) + 1);
 		if (p->sqf[sq] & VC_SQF_FIRST)
 			x->first |= bit(sq);
 	}
@@ -893,14 +991,24 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
 	x->side = (int8_t)p->side;
 	uint64_t occ = x->occ[0] | x->occ[1];
-	return attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+	return test && attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+}
+
+int vc_bb_has_legal(const struct vc_position *p)
+{
+	const struct vc_bb *b = p->v->bb;
+	struct bpos x;
+	static __thread struct bmove buf[VC_MAX_MOVES];
+	if (!b || from_position(b, p, &x, 0))
+		return -1;
+	return gen_legal(b, p->v, &x, buf, 1, 1) > 0;
 }
 
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 {
 	const struct vc_bb *b = p->v->bb;
 	struct bpos x;
-	if (!b || depth < 1 || from_position(b, p, &x))
+	if (!b || depth < 1 || from_position(b, p, &x, 1))
 		return 0;
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
@@ -908,4 +1016,99 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 	*count = perft(b, p->v, &x, depth, buf);
 	free(buf);
 	return 1;
+}
+
+/* ---- the mirror: attack tests and origins for the general way ---- */
+
+void vc_bb_sync(struct vc_position *p)
+{
+	memset(p->bbt, 0, sizeof p->bbt);
+	p->bbocc = 0;
+	for (int sq = 0; sq < p->v->nsq; sq++)
+		if (p->board[sq])
+			vc_bb_flip(p, sq, p->board[sq]);
+}
+
+/* Is sq attacked by side 'by' on the mirror of p, the board's pieces being
+ * occ and only by's pieces in keep counting?  Each group of riders (the
+ * types that take along the same directions) at once, by ride_reach. */
+static inline int mirror_attacked(const struct vc_bb *b, const struct vc_position *p, int sq,
+				  int by, uint64_t occ, uint64_t keep)
+{
+	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		if (b->inv[by][t][sq] & p->bbt[by][t] & keep)
+			return 1;
+	}
+	for (int i = 0; i < b->ngrp[by]; i++) {
+		uint64_t pcs = 0;
+		for (uint32_t m = b->grp[by][i]; m; m &= m - 1)
+			pcs |= p->bbt[by][__builtin_ctz(m)];
+		pcs &= keep & b->gline[by][i][sq];
+		if (pcs && (ride_reach(b, sq, b->gback[by][i], occ) & pcs))
+			return 1;
+	}
+	return 0;
+}
+
+int vc_bb_attacked(const struct vc_position *p, int sq, int by)
+{
+	return mirror_attacked(p->v->bbm, p, sq, by, p->bbocc, ~0ULL);
+}
+
+int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, int by)
+{
+	uint64_t occ = p->bbocc | bit(to);
+	if (from >= 0)
+		occ &= ~bit(from);
+	return mirror_attacked(p->v->bbm, p, sq, by, occ, ~bit(to));
+}
+
+uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side)
+{
+	const struct vc_bb *b = p->v->bbm;
+	int them = side ^ 1;
+	uint64_t pinned = 0;
+	for (uint32_t m = b->capdirs[them]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t r = b->ray[od][k] & p->bbocc;
+		if (!r)
+			continue;
+		int s1 = first_on(b, od, r);
+		r &= ~bit(s1);
+		if (vc_code_color(p->board[s1]) != side || !r)
+			continue;
+		uint8_t c = p->board[first_on(b, od, r)];
+		if (vc_code_color(c) == them && (b->cdir[them][d] >> vc_code_type(c) & 1))
+			pinned |= bit(s1);
+	}
+	return pinned;
+}
+
+int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
+		int16_t *out, int cap)
+{
+	const struct vc_bb *b = p->v->bbm;
+	uint64_t occ = p->bbocc, found = 0;
+	mask &= b->ntypes < 64 ? (1ULL << b->ntypes) - 1 : ~0ULL;
+	for (; mask; mask &= mask - 1) {
+		int t = __builtin_ctzll(mask);
+		uint64_t pcs = p->bbt[side][t];
+		if (!pcs)
+			continue;
+		found |= (capture ? b->inv : b->invq)[side][t][target] & pcs;
+		uint16_t back = capture ? b->rcb[side][t] : b->rqb[side][t];
+		if (back)
+			found |= ride_reach(b, target, back, occ) & pcs;
+		if (!capture && b->hasshort[side][t])
+			for (uint32_t i = b->boff[side][target]; i < b->boff[side][target + 1]; i++) {
+				const struct bb_back *k = &b->back[i];
+				if (k->type == t && (pcs & bit(k->from)) && !(k->need & occ))
+					found |= bit(k->from);
+			}
+	}
+	int n = 0;
+	for (; found && n < cap; found &= found - 1)
+		out[n++] = (int16_t)__builtin_ctzll(found);
+	return n;
 }

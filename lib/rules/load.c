@@ -51,8 +51,13 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 	}
 	v->start_pos = p; /* freed by vc_variant_free */
 	/* once the piece that castles is known: the bitboard core's tables, or
-	 * NULL when the variant does not fit it (perft goes the general way) */
-	v->bb = vc_bb_build(v);
+	 * NULL when the board and pieces do not fit them (attack tests and
+	 * perft go the general way); perft takes them only when the variant's
+	 * mechanics fit too.  The start position built above gets its mirror. */
+	v->bbm = vc_ctx_bitboards(ctx) ? vc_bb_build(v) : NULL;
+	v->bb = v->bbm && vc_bb_serves_perft(v->bbm) ? v->bbm : NULL;
+	if (v->bbm)
+		vc_bb_sync(p);
 	return v;
 }
 

@@ -33,6 +33,8 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		     int capture, int16_t *out, int cap)
 {
 	const struct vc_variant *v = p->v;
+	if (v->bbm)
+		return vc_bb_reach(p, side, mask, target, capture, out, cap);
 	const struct vc_tnode *t = v->trie;
 	int k = capture ? 0 : 1;
 	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
@@ -97,6 +99,20 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 			}
 		}
 	return n;
+}
+
+/* A square's piece is 'now', on the board and its mirror: for the tests
+ * that set a move on the board alone, and take it back. */
+static inline void lift_or_put(struct vc_position *p, int sq, uint8_t now)
+{
+	uint8_t was = p->board[sq];
+	p->board[sq] = now;
+	if (p->v->bbm) {
+		if (was)
+			vc_bb_flip(p, sq, was);
+		if (now)
+			vc_bb_flip(p, sq, now);
+	}
 }
 
 /* ---- generation ---- */
@@ -556,12 +572,13 @@ static void gen_castling(struct gen *g)
 			 * is in no check, as in atomic).  Its destination is judged
 			 * on the board after castling, as every move's is. */
 			int d = kto > ksq ? 1 : -1;
-			uint8_t *board = ((struct vc_position *)p)->board, kc = board[ksq];
-			board[ksq] = VC_EMPTY;
+			struct vc_position *w = (struct vc_position *)p; /* put back below */
+			uint8_t kc = w->board[ksq];
+			lift_or_put(w, ksq, VC_EMPTY);
 			for (int sq = ksq + d; kto != ksq && sq != kto && ok; sq += d)
 				if (vc_attacked(p, sq, side ^ 1))
 					ok = 0;
-			board[ksq] = kc;
+			lift_or_put(w, ksq, kc);
 			if (!ok)
 				continue;
 		}
@@ -849,6 +866,12 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 		}
 	}
 	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
+	if (v->bbm) { /* over the mirror (no two-square pieces there) */
+		pi->check = pi->check || vc_bb_attacked(p, k, them);
+		pi->set[0] = vc_bb_pinned(p, k, side);
+		pi->any = pi->set[0] != 0;
+		return;
+	}
 	const struct vc_tnode *t = v->trie;
 	int32_t i = v->trieoff[0][them][k], end = v->trieend[0][them][k];
 	while (i < end) {
@@ -931,6 +954,8 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
+	if (v->bbm) /* the whole test over the mirror costs less than the tries' part */
+		return vc_attacked(p, k, them);
 	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
@@ -1015,14 +1040,16 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
 	uint8_t *b = p->board;
+	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
+	if (v->bbm && !face && !(v->rules & VC_R_EXPLOSION)) /* the whole test, over the mirror */
+		return vc_bb_attacked_after(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];
-	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
 	if (face && !(v->rules & VC_R_NO_FACING))
 		face = vc_kings_face(p); /* bikjang: facing now, they may not stay so */
 	if (m->from >= 0)
-		b[m->from] = VC_EMPTY;
-	b[m->to] = mover;
+		lift_or_put(p, m->from, VC_EMPTY);
+	lift_or_put(p, m->to, mover);
 	if (m->from == k)
 		k = m->to;
 	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
@@ -1030,9 +1057,9 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 					  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
 	if (!attacked && face)
 		attacked = faces(p, k, p->king[side ^ 1]);
-	b[m->to] = old_to;
+	lift_or_put(p, m->to, old_to);
 	if (m->from >= 0)
-		b[m->from] = mover;
+		lift_or_put(p, m->from, mover);
 	return attacked;
 }
 
@@ -1307,6 +1334,11 @@ int vc_legal_drop(struct vc_position *p, vc_move *out)
 
 int vc_has_legal_move(struct vc_position *p)
 {
+	if (p->v->bb) { /* the bitboard core, when the position fits it */
+		int r = vc_bb_has_legal(p);
+		if (r >= 0)
+			return r;
+	}
 	return first_legal(p, FL_ANY, NULL);
 }
 

@@ -51,6 +51,8 @@ void vc_pos_put(struct vc_position *p, int sq, uint8_t code, uint8_t flags)
 	int c = vc_code_color(code);
 	p->board[sq] = code;
 	p->sqf[sq] = flags;
+	if (p->v->bbm)
+		vc_bb_flip(p, sq, code);
 	p->pidx[sq] = p->npl[c];
 	p->plist[c][p->npl[c]++] = (int16_t)sq;
 	p->hash ^= zkey(p->v, code, sq);
@@ -77,6 +79,8 @@ void vc_pos_remove(struct vc_position *p, int sq)
 	p->board[sq] = VC_EMPTY;
 	p->sqf[sq] = 0;
 	p->hash ^= zkey(p->v, code, sq);
+	if (p->v->bbm)
+		vc_bb_flip(p, sq, code);
 	if (c < 2 && p->king[c] == sq)
 		p->king[c] = -1;
 }
@@ -104,6 +108,10 @@ static inline void move_piece(struct vc_position *p, int from, int to)
 	p->board[from] = VC_EMPTY;
 	p->sqf[from] = 0;
 	p->hash ^= zkey(p->v, code, from) ^ zkey(p->v, code, to);
+	if (p->v->bbm) {
+		vc_bb_flip(p, from, code);
+		vc_bb_flip(p, to, code);
+	}
 	if (c < 2 && p->king[c] == from)
 		p->king[c] = (int16_t)to;
 }
@@ -922,6 +930,8 @@ static void swap_halves(struct vc_position *p, int undo)
 			}
 		}
 	}
+	if (v->bbm)
+		vc_bb_sync(p);
 	for (int c = 0; c < 3; c++)
 		for (int i = 0; i < p->npl[c]; i++) {
 			int sq = swapped_square(v, p->plist[c][i], shift);

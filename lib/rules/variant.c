@@ -80,7 +80,7 @@ void vc_variant_free(struct vc_variant *v)
 	free(v->pins[0]);
 	free(v->pins[1]);
 	free(v->tparent);
-	vc_bb_free(v->bb);
+	vc_bb_free(v->bbm); /* bb is NULL or the same */
 	for (int i = 0; i < v->nopenings; i++)
 		free(v->openings[i]);
 	free(v);

@@ -27,6 +27,7 @@
 #define VC_MAXSQ (VC_MAXF * VC_MAXR)
 #define VC_SQWORDS ((VC_MAXSQ + 63) / 64)
 #define VC_MAXT 62       /* piece types per variant (board code fits a byte) */
+#define VC_BB_MAXT 16    /* piece types the bitboard core takes */
 #define VC_MAXCASTLE 4   /* castling rights per side */
 #define VC_MAXRES 4      /* reserve areas per side */
 #define VC_MAXEP 8       /* en-passant target squares at once */
@@ -425,9 +426,11 @@ struct vc_variant {
 	int janggi_read;        /* janggi's numeric notation (H08-87) read besides SAN */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
-	/* the bitboard core's tables (bitboard.c), NULL when the variant does not
-	   fit it: perft then takes the general way */
-	struct vc_bb *bb;
+	/* the bitboard core's tables (bitboard.c): bbm when the board and the
+	   pieces fit them (positions then keep a bitboard mirror, which attack
+	   tests and the origins of a written move read), bb the same tables when
+	   the variant's mechanics fit them too (perft over bitboards); NULL else */
+	struct vc_bb *bbm, *bb;
 };
 
 #define VC_TN1_REACH 0x8000
@@ -557,6 +560,11 @@ struct vc_position {
 	uint8_t ntwo[2];
 	uint8_t board[VC_MAXSQ];
 	uint8_t sqf[VC_MAXSQ];
+	/* the bitboard mirror of the board, kept while the variant has the
+	 * bitboard core's tables (v->bbm): each side's squares of each type,
+	 * and every occupied square (pieces of no side too) */
+	uint64_t bbt[2][VC_BB_MAXT];
+	uint64_t bbocc;
 	/* undo stack */
 	struct vc_undo *undo;
 	int nundo, capundo;
@@ -721,6 +729,34 @@ void vc_bb_free(struct vc_bb *b);
 /* Perft of p over bitboards: 1 with the count in *count, or 0 when the
  * variant or the position does not fit (nothing counted). */
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count);
+/* Has the side to move of p a legal move, by the bitboard core?  1 or 0, or
+ * -1 when the variant or the position does not fit it. */
+int vc_bb_has_legal(const struct vc_position *p);
+/* 1 when the tables b serve perft (the variant's mechanics fit them) */
+int vc_bb_serves_perft(const struct vc_bb *b);
+/* Over the mirror of p (p->v->bbm set): is sq attacked by side 'by'? */
+int vc_bb_attacked(const struct vc_position *p, int sq, int by);
+/* The same after a move from 'from' (-1: a drop) to 'to' set on the board
+ * alone, the piece on 'to' taken: is sq attacked by 'by' then?  The mirror
+ * is not changed. */
+int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, int by);
+/* The pieces of side that stand alone between its royal piece on k and an
+ * enemy rider that would take along that line (the mirror of p). */
+uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);
+/* vc_reach_origins over the mirror (p->v->bbm set), origins in square order */
+int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
+		int16_t *out, int cap);
+/* The mirror of p made anew from its board. */
+void vc_bb_sync(struct vc_position *p);
+/* The mirror with the piece code on sq added or taken away (p->v->bbm set). */
+static inline void vc_bb_flip(struct vc_position *p, int sq, uint8_t code)
+{
+	uint64_t b = 1ULL << sq;
+	int c = vc_code_color(code);
+	p->bbocc ^= b;
+	if (c < 2)
+		p->bbt[c][vc_code_type(code)] ^= b;
+}
 
 /* variant.c */
 /* The symbol SAN writes for type t: its san symbol, or its symbol. */

@@ -109,6 +109,130 @@ VT_TEST(every_eligible_variant)
 	vc_ctx_free(ctx);
 }
 
+/* ---- the mirror: attack tests and origins against the tries ---- */
+
+static int cmp16(const void *a, const void *b)
+{
+	return *(const int16_t *)a - *(const int16_t *)b;
+}
+
+/* The origins of side's pieces of mask reaching to, in square order. */
+static int origins(struct vc_position *p, int side, uint64_t mask, int to, int cap, int16_t *o)
+{
+	int n = vc_reach_origins(p, side, mask, to, cap, o, 64);
+	qsort(o, (size_t)n, sizeof *o, cmp16);
+	return n;
+}
+
+/* p (the mirror) and q (the tries alone), one position: 0 when every
+ * attack test, origin, move's legality, the number of legal moves and the
+ * mate test agree. */
+static int same_answers(const char *name, struct vc_position *p, struct vc_position *q,
+			vc_move *ms)
+{
+	const struct vc_variant *v = p->v;
+	char fen[512];
+	int bad = 0;
+	for (int sq = 0; sq < v->nsq && !bad; sq++)
+		for (int by = 0; by < 2 && !bad; by++)
+			if (vc_attacked(p, sq, by) != vc_attacked(q, sq, by)) {
+				vc_position_fen(p, fen, sizeof fen);
+				VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: square %d attacked by %d: the mirror says %d", name,
+					fen, sq, by, vc_attacked(p, sq, by));
+				bad = 1;
+			}
+	for (int to = 0; to < v->nsq && !bad; to++)
+		for (int t = -1; t < v->ntypes && !bad; t++)
+			for (int cap = 0; cap < 2 && !bad; cap++) {
+				uint64_t mask = t < 0 ? ~0ULL : v->san_group[t];
+				int16_t a[64], b[64];
+				int na = origins(p, p->side, mask, to, cap, a);
+				int nb = origins(q, p->side, mask, to, cap, b);
+				if (na != nb || memcmp(a, b, (size_t)na * sizeof *a)) {
+					vc_position_fen(p, fen, sizeof fen);
+					VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: origins of type %d to %d (capture %d): %d and %d",
+						name, fen, t, to, cap, na, nb);
+					bad = 1;
+				}
+			}
+	int n = vc_gen_pseudo(q, ms);
+	for (int i = 0; i < n && !bad; i++)
+		if (vc_move_legal(p, &ms[i]) != vc_move_legal(q, &ms[i]) ||
+		    (!vc_in_check(q, q->side) &&
+		     vc_move_exposes(p, &ms[i]) != vc_move_exposes(q, &ms[i]))) {
+			vc_position_fen(p, fen, sizeof fen);
+			VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: move %d-%d: legality differs", name, fen, ms[i].from, ms[i].to);
+			bad = 1;
+		}
+	int lp = vc_position_legal_moves(p, ms, VC_MAX_MOVES * 4);
+	if (!bad && lp != vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4)) {
+		vc_position_fen(p, fen, sizeof fen);
+		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: %d legal moves with the mirror, %d without",
+			   name, fen, lp, vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4));
+		bad = 1;
+	}
+	if (!bad && vc_has_legal_move(p) != vc_has_legal_move(q)) {
+		vc_position_fen(p, fen, sizeof fen);
+		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: the mate test differs", name, fen);
+		bad = 1;
+	}
+	return bad;
+}
+
+/* Random games of v (the mirror) and g (the same variant without it) in
+ * step; after each move the check test too. */
+static void mirror_games(const struct vc_variant *v, const struct vc_variant *g, uint64_t seed,
+			 int games, int plies)
+{
+	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
+	struct vc_position *p = vc_position_new(v), *q = vc_position_new(g);
+	VT_CHECK(ms && p && q);
+	for (int k = 0; k < games && ms && p && q; k++) {
+		vc_position_start(p);
+		vc_position_start(q);
+		for (int ply = 0; ply < plies; ply++) {
+			if (same_answers(v->name, p, q, ms))
+				goto done;
+			int n = vc_position_legal_moves(q, ms, VC_MAX_MOVES);
+			if (n == 0 || vc_position_end(q, NULL))
+				break;
+			vc_move m = ms[next_rand(&seed) % (uint64_t)n];
+			vc_position_make(p, &m);
+			vc_position_make(q, &m);
+			if (vc_check_after(p, &m) != vc_check_after(q, &m)) {
+				VT_FAIL_AT(__FILE__, __LINE__, "%s: the check after move %d-%d differs", v->name, m.from, m.to);
+				goto done;
+			}
+		}
+	}
+done:
+	vc_position_free(p);
+	vc_position_free(q);
+	free(ms);
+}
+
+VT_TEST(mirror_against_tries)
+{
+	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
+	vc_ctx_set_bitboards(plain, 0);
+	int n = vc_builtin_count(), with = 0;
+	for (int i = 0; i < n; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
+		struct vc_variant *g = vc_variant_load(plain, vc_builtin_name(i));
+		VT_CHECK(v && g && !g->bbm);
+		if (v && g && v->bbm) {
+			with++;
+			mirror_games(v, g, 77u + (unsigned)i, full() ? 8 : 2, full() ? 200 : 80);
+		}
+		vc_variant_free(v);
+		vc_variant_free(g);
+	}
+	printf("# t_bb: %d of %d built-in variants keep a mirror\n", with, n);
+	VT_CHECK(with > 0);
+	vc_ctx_free(ctx);
+	vc_ctx_free(plain);
+}
+
 /* A variant made for the shapes no built-in that fits has: a nightrider
  * (a ride whose step is no compass direction), a lance (one direction
  * alone), a piece that moves as a knight and takes as a rook, pawns that
@@ -240,5 +364,5 @@ VT_TEST(chess_published)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
 	VT_ENTRY(chess_published))
