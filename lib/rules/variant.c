@@ -651,30 +651,12 @@ static void tb_insert(struct tbuild *b, const int16_t *seq, int n, int type)
 
 /* Cuts the flat tries down to one type each (see vc_rules.h): a node stays
  * when its subtree holds a piece of the type, so what stays of a subtree
- * is again a subtree, and only the skips change.  First the size of every
- * cut trie, which places them (by kind, side, type, target), then one walk
- * of each target's trie that fills the cut tries of every type at once. */
-static size_t type_trie_sizes(struct vc_variant *v)
-{
-	size_t len = 0;
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++) {
-			int32_t *cnt = v->ttend[k][s];
-			for (int sq = 0; sq < v->nsq; sq++)
-				for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++)
-					for (uint64_t sub = v->trie[i].sub; sub; sub &= sub - 1)
-						cnt[(size_t)__builtin_ctzll(sub) * (size_t)v->nsq + (size_t)sq]++;
-			for (size_t idx = 0; idx < (size_t)v->ntypes * (size_t)v->nsq; idx++) {
-				v->ttoff[k][s][idx] = (int32_t)len;
-				len += (size_t)cnt[idx];
-				cnt[idx] = (int32_t)len;
-			}
-		}
-	return len;
-}
-
-/* the cut tries of target sq's trie of kind k and side s, every type's */
-static int type_trie_fill(struct vc_variant *v, int k, int s, int sq, struct vc_tnode1 *out)
+ * is again a subtree, and only the skips change.  Each target's trie is
+ * cut as soon as it is flattened, for every type in one walk. */
+/* the cut tries of target sq's trie (in trie) of kind k and side s, every
+ * type's, where ttoff places them */
+static int type_trie_fill(struct vc_variant *v, const struct vc_tnode *trie, int k, int s, int sq,
+			  struct vc_tnode1 *out)
 {
 	int32_t pos[VC_MAXT], end[VC_TRIE_MAXLEN + 1], at[VC_TRIE_MAXLEN + 1][VC_MAXT];
 	uint64_t open[VC_TRIE_MAXLEN + 1];
@@ -692,7 +674,7 @@ static int type_trie_fill(struct vc_variant *v, int k, int s, int sq, struct vc_
 		}
 		if (i == stop)
 			break;
-		const struct vc_tnode *n = &v->trie[i];
+		const struct vc_tnode *n = &trie[i];
 		for (uint64_t b = n->sub; b; b &= b - 1) {
 			int t = __builtin_ctzll(b);
 			out[pos[t]].sq = (uint16_t)(n->sq | (n->mask >> t & 1 ? VC_TN1_REACH : 0));
@@ -708,28 +690,6 @@ static int type_trie_fill(struct vc_variant *v, int k, int s, int sq, struct vc_
 			open[depth++] = n->sub;
 		}
 	}
-	return 0;
-}
-
-static int type_tries(struct vc_variant *v)
-{
-	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq;
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++) {
-			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
-			v->ttend[k][s] = calloc(nidx ? nidx : 1, sizeof(int32_t));
-			if (!v->ttoff[k][s] || !v->ttend[k][s])
-				return -1;
-		}
-	size_t len = type_trie_sizes(v);
-	v->ttrie = malloc((len ? len : 1) * sizeof *v->ttrie);
-	if (!v->ttrie)
-		return -1;
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++)
-			for (int sq = 0; sq < v->nsq; sq++)
-				if (type_trie_fill(v, k, s, sq, v->ttrie))
-					return -1;
 	return 0;
 }
 
@@ -855,6 +815,8 @@ struct compile {
 	size_t nins;
 	struct tbuild tb;
 	struct flat fl;
+	struct vc_tnode1 *tt; /* the cut tries */
+	size_t ttlen, ttcap;
 	uint16_t mark[VC_MAXSQ], stamp; /* squares already in a sequence */
 };
 
@@ -1083,27 +1045,72 @@ static void ins_apply(struct compile *c, const struct tins *in, int k)
 	tb_insert(&c->tb, seq, n, in->ts & 0x7f);
 }
 
-/* the tries, one target at a time, flattened in depth-first order: one run
- * per kind, side and target */
+/* The cut tries of the trie of kind k, side s and target sq, just
+ * flattened; and of a capture trie, the lines: the squares with something
+ * behind them on a capture path towards a royal piece on sq of the other
+ * side. */
+static int type_trie_target(struct compile *c, int k, int s, int sq)
+{
+	struct vc_variant *v = c->v;
+	const struct vc_tnode *n = c->fl.n;
+	size_t cnt[VC_MAXT] = { 0 }, need = c->ttlen, words = (size_t)(v->nsq + 63) / 64;
+	for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
+		for (uint64_t b = n[i].sub; b; b &= b - 1)
+			cnt[__builtin_ctzll(b)]++;
+		if (!k && n[i].skip > 1)
+			vc_bit_set(v->lines[s ^ 1] + (size_t)sq * words, n[i].sq);
+	}
+	for (int t = 0; t < v->ntypes; t++) {
+		size_t idx = (size_t)t * (size_t)v->nsq + (size_t)sq;
+		v->ttoff[k][s][idx] = (int32_t)need;
+		need += cnt[t];
+		v->ttend[k][s][idx] = (int32_t)need;
+	}
+	if (need > c->ttcap) {
+		size_t nc = c->ttcap ? c->ttcap : 1 << 14;
+		while (nc < need)
+			nc *= 2;
+		struct vc_tnode1 *nt = realloc(c->tt, nc * sizeof *nt);
+		if (!nt)
+			return -1;
+		c->tt = nt;
+		c->ttcap = nc;
+	}
+	c->ttlen = need;
+	return type_trie_fill(v, n, k, s, sq, c->tt);
+}
+
+/* the tries, one target at a time, flattened in depth-first order (one run
+ * per kind, side and target) and cut to each type */
 static int flatten_tries(struct compile *c)
 {
 	struct vc_variant *v = c->v;
+	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq, words = (size_t)(v->nsq + 63) / 64;
 	if (ins_by_target(c))
 		return -1;
+	for (int s = 0; s < 2; s++) {
+		v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
+		if (!v->lines[s])
+			return -1;
+	}
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++) {
 			v->trieoff[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
 			v->trieend[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
-			if (!v->trieoff[k][s] || !v->trieend[k][s])
+			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			v->ttend[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			if (!v->trieoff[k][s] || !v->trieend[k][s] || !v->ttoff[k][s] || !v->ttend[k][s])
 				return -1;
 			for (int sq = 0; sq < v->nsq; sq++) {
 				size_t b = (size_t)s * (size_t)v->nsq + (size_t)sq;
 				tb_reset(&c->tb, sq);
 				for (size_t i = c->at[b]; i < c->at[b + 1]; i++) {
 					/* the paths are met out of order: fetch ahead */
-					if (i + 8 < c->nins)
-						__builtin_prefetch(v->paths + c->ins[i + 8].qoff + 2 +
-								   c->ins[i + 8].j);
+					if (i + 8 < c->nins) {
+						const int16_t *q = v->paths + c->ins[i + 8].qoff;
+						__builtin_prefetch(q);
+						__builtin_prefetch(q + 2 + c->ins[i + 8].j);
+					}
 					ins_apply(c, &c->ins[i], k);
 				}
 				v->trieoff[k][s][sq] = (int32_t)c->fl.len;
@@ -1112,10 +1119,14 @@ static int flatten_tries(struct compile *c)
 				if (c->tb.oom || c->fl.oom)
 					return -1;
 				v->trieend[k][s][sq] = (int32_t)c->fl.len;
+				if (type_trie_target(c, k, s, sq))
+					return -1;
 			}
 		}
 	v->trie = c->fl.n;
 	c->fl.n = NULL;
+	v->ttrie = c->tt;
+	c->tt = NULL;
 	return 0;
 }
 
@@ -1150,25 +1161,6 @@ static int walk_tables(struct vc_variant *v)
 			if (!v->walk_reach[s][t] && ((v->walk_types >> t & 1) || v->test_lines) &&
 			    reach_table(v, s, t))
 				return -1;
-	return 0;
-}
-
-/* lines: the squares with something behind them on a capture path towards
- * a royal square */
-static int line_tables(struct vc_variant *v)
-{
-	size_t words = (size_t)(v->nsq + 63) / 64;
-	for (int s = 0; s < 2; s++) {
-		v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
-		if (!v->lines[s])
-			return -1;
-		for (int k = 0; k < v->nsq; k++) {
-			int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
-			for (; i < end; i++)
-				if (v->trie[i].skip > 1)
-					vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
-		}
-	}
 	return 0;
 }
 
@@ -1375,7 +1367,7 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	v->nsq = v->files * v->ranks;
 	promotion_zones(v);
 	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
-	    type_tries(v) || line_tables(v) || pin_tables(v) || zobrist_keys(v) ||
+	    pin_tables(v) || zobrist_keys(v) ||
 	    two_square_moves(v))
 		vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
 			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
@@ -1393,5 +1385,6 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	free(c.tb.n);
 	free(c.tb.kids);
 	free(c.fl.n);
+	free(c.tt);
 	return rc;
 }
