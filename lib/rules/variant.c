@@ -915,7 +915,7 @@ static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *
 		for (int j = 0; j < len; j++) {
 			int e = sqs[j];
 			int sq = e & VC_PS_SQMASK;
-			if (!(e & VC_PS_TRANSIT)) {
+			if (!(e & VC_PS_TRANSIT) && !c->ins) { /* noted the first time round */
 				if (seen[sq] == stamp)
 					v->dedupe[t] = 1;
 				seen[sq] = stamp;
