@@ -578,13 +578,17 @@ static int atom_paths(const struct vc_variant *v, const struct vc_atom *a, int m
 
 struct tn {
 	int16_t sq;
-	int32_t child, next; /* indexes, -1 none */
+	int32_t child, next, last; /* indexes, -1 none; last: the last child */
 	uint64_t mask;
 };
 
+/* The trie of one kind, side and target, built where it stays in cache:
+ * node 0 is the root, whose children are also found by square in kids[]
+ * (a target's paths leave it every way). */
 struct tbuild {
 	struct tn *n;
 	size_t len, cap;
+	int32_t *kids; /* [square] -> child of the root, -1 none */
 	int oom;
 };
 
@@ -593,7 +597,7 @@ static int32_t tb_new(struct tbuild *b, int sq)
 	if (b->oom)
 		return -1;
 	if (b->len == b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 1 << 14;
+		size_t nc = b->cap ? b->cap * 2 : 1 << 10;
 		struct tn *nn = realloc(b->n, nc * sizeof *nn);
 		if (!nn) {
 			b->oom = 1;
@@ -604,29 +608,40 @@ static int32_t tb_new(struct tbuild *b, int sq)
 	}
 	struct tn *t = &b->n[b->len];
 	t->sq = (int16_t)sq;
-	t->child = t->next = -1;
+	t->child = t->next = t->last = -1;
 	t->mask = 0;
 	return (int32_t)b->len++;
 }
 
-/* Inserts squares seq[0..n-1] below root; the last gets the type bit. */
-static void tb_insert(struct tbuild *b, int32_t root, const int16_t *seq, int n, int type)
+/* empties the builder down to a root on target sq */
+static void tb_reset(struct tbuild *b, int sq)
 {
-	int32_t cur = root;
+	for (int32_t c = b->len ? b->n[0].child : -1; c >= 0; c = b->n[c].next)
+		b->kids[b->n[c].sq] = -1;
+	b->len = 0;
+	tb_new(b, sq);
+}
+
+/* Inserts squares seq[0..n-1] below the root; the last gets the type bit.
+ * Children stay in the order they were first inserted in. */
+static void tb_insert(struct tbuild *b, const int16_t *seq, int n, int type)
+{
+	int32_t cur = 0;
 	for (int i = 0; i < n && !b->oom; i++) {
-		int32_t c = b->n[cur].child, prev = -1;
-		while (c >= 0 && b->n[c].sq != seq[i]) {
-			prev = c;
+		int32_t c = i ? b->n[cur].child : b->kids[seq[0]];
+		while (i && c >= 0 && b->n[c].sq != seq[i])
 			c = b->n[c].next;
-		}
 		if (c < 0) {
 			c = tb_new(b, seq[i]);
 			if (c < 0)
 				return;
-			if (prev >= 0)
-				b->n[prev].next = c;
+			if (b->n[cur].last >= 0)
+				b->n[b->n[cur].last].next = c;
 			else
 				b->n[cur].child = c;
+			b->n[cur].last = c;
+			if (!i)
+				b->kids[seq[0]] = c;
 		}
 		cur = c;
 	}
@@ -636,67 +651,46 @@ static void tb_insert(struct tbuild *b, int32_t root, const int16_t *seq, int n,
 
 /* Cuts the flat tries down to one type each (see vc_rules.h): a node stays
  * when its subtree holds a piece of the type, so what stays of a subtree
- * is again a subtree, and only the skips change. */
-static int type_tries(struct vc_variant *v)
+ * is again a subtree, and only the skips change.  Each target's trie is
+ * cut as soon as it is flattened, for every type in one walk. */
+/* the cut tries of target sq's trie (in trie) of kind k and side s, every
+ * type's, where ttoff places them */
+static int type_trie_fill(struct vc_variant *v, const struct vc_tnode *trie, int k, int s, int sq,
+			  struct vc_tnode1 *out)
 {
-	size_t cap = 1 << 12, len = 0;
-	struct vc_tnode1 *out = malloc(cap * sizeof *out);
-	int32_t open_end[VC_TRIE_MAXLEN + 2];
-	size_t open_at[VC_TRIE_MAXLEN + 2];
-	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq;
-	if (!out)
-		return -1;
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++) {
-			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
-			v->ttend[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
-			if (!v->ttoff[k][s] || !v->ttend[k][s])
-				goto fail;
-			for (int t = 0; t < v->ntypes; t++) {
-				uint64_t bit = 1ULL << t;
-				for (int sq = 0; sq < v->nsq; sq++) {
-					size_t idx = (size_t)t * (size_t)v->nsq + (size_t)sq;
-					int32_t i = v->trieoff[k][s][sq], end = v->trieend[k][s][sq];
-					int depth = 0;
-					v->ttoff[k][s][idx] = (int32_t)len;
-					while (i < end || depth > 0) {
-						/* close the nodes whose subtrees end here */
-						while (depth > 0 && (i >= open_end[depth - 1] || i >= end)) {
-							depth--;
-							out[open_at[depth]].skip = (uint16_t)(len - open_at[depth]);
-						}
-						if (i >= end)
-							break;
-						const struct vc_tnode *n = &v->trie[i];
-						if (!(n->sub & bit)) {
-							i += n->skip;
-							continue;
-						}
-						if (len == cap) {
-							struct vc_tnode1 *nn = realloc(out, 2 * cap * sizeof *nn);
-							if (!nn)
-								goto fail;
-							out = nn;
-							cap *= 2;
-						}
-						out[len].sq = (uint16_t)(n->sq | (n->mask & bit ? VC_TN1_REACH : 0));
-						out[len].skip = 1;
-						if (depth > VC_TRIE_MAXLEN) /* paths are no longer */
-							goto fail;
-						open_end[depth] = i + n->skip;
-						open_at[depth++] = len;
-						len++;
-						i++;
-					}
-					v->ttend[k][s][idx] = (int32_t)len;
-				}
+	int32_t pos[VC_MAXT], end[VC_TRIE_MAXLEN + 1], at[VC_TRIE_MAXLEN + 1][VC_MAXT];
+	uint64_t open[VC_TRIE_MAXLEN + 1];
+	int depth = 0;
+	for (int t = 0; t < v->ntypes; t++)
+		pos[t] = v->ttoff[k][s][(size_t)t * (size_t)v->nsq + (size_t)sq];
+	for (int32_t i = v->trieoff[k][s][sq], stop = v->trieend[k][s][sq]; i <= stop; i++) {
+		/* close the nodes whose subtrees end here */
+		while (depth > 0 && (i >= end[depth - 1] || i == stop)) {
+			depth--;
+			for (uint64_t b = open[depth]; b; b &= b - 1) {
+				int t = __builtin_ctzll(b);
+				out[at[depth][t]].skip = (uint16_t)(pos[t] - at[depth][t]);
 			}
 		}
-	v->ttrie = out;
+		if (i == stop)
+			break;
+		const struct vc_tnode *n = &trie[i];
+		for (uint64_t b = n->sub; b; b &= b - 1) {
+			int t = __builtin_ctzll(b);
+			out[pos[t]].sq = (uint16_t)(n->sq | (n->mask >> t & 1 ? VC_TN1_REACH : 0));
+			out[pos[t]].skip = 1;
+			if (n->skip > 1)
+				at[depth][t] = pos[t];
+			pos[t]++;
+		}
+		if (n->skip > 1) {
+			if (depth > VC_TRIE_MAXLEN) /* paths are no longer */
+				return -1;
+			end[depth] = i + n->skip;
+			open[depth++] = n->sub;
+		}
+	}
 	return 0;
-fail:
-	free(out);
-	return -1;
 }
 
 struct flat {
@@ -800,15 +794,30 @@ static void zone_from_ranks(const struct vc_variant *v, int side, uint32_t ranks
 			vc_bit_set(zone, sq);
 }
 
+/* an insertion into the tries: destination j of the path at qoff in the
+ * path buffer, of type t of side s from origin o */
+struct tins {
+	int32_t qoff;
+	uint16_t o;
+	uint8_t j;
+	uint8_t ts; /* t | s << 7 */
+};
+
 /* What compilation builds before it moves into the variant: the paths, the
- * trie builders (0 captures, 1 moves) with a root per side and target, and
- * the flattened tries. */
+ * insertions into the tries they make, a trie builder per kind (0
+ * captures, 1 moves), and the flattened tries. */
 struct compile {
 	struct vc_variant *v;
 	struct pathbuf pb;
-	struct tbuild tb[2];
-	int32_t *roots[2][2]; /* [kind][side][target] -> root node in tb[kind] */
+	uint64_t walk, first; /* walk_types and first_types as they grow */
+	size_t *at;       /* [side * nsq + target]: where its insertions begin in ins */
+	struct tins *ins; /* the insertions, by side and target, in the order made */
+	size_t nins;
+	struct tbuild tb;
 	struct flat fl;
+	struct vc_tnode1 *tt; /* the cut tries */
+	size_t ttlen, ttcap;
+	uint16_t mark[VC_MAXSQ], stamp; /* squares already in a sequence */
 };
 
 /* the promotion zones of every type, by choice and automatic, per side */
@@ -834,16 +843,14 @@ static int start_tables(struct compile *c)
 			if (!v->pathoff[s][t])
 				return -1;
 		}
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++) {
-			c->roots[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
-			if (!c->roots[k][s])
-				return -1;
-		}
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++)
-			for (int sq = 0; sq < v->nsq; sq++)
-				c->roots[k][s][sq] = tb_new(&c->tb[k], sq);
+	c->at = calloc(2 * (size_t)v->nsq + 1, sizeof *c->at);
+	if (!c->at)
+		return -1;
+	c->tb.kids = malloc((size_t)v->nsq * sizeof(int32_t));
+	if (!c->tb.kids)
+		return -1;
+	for (int sq = 0; sq < v->nsq; sq++)
+		c->tb.kids[sq] = -1;
 	return 0;
 }
 
@@ -885,8 +892,8 @@ static int origin_paths(struct compile *c, int s, int t, int o)
 
 /* The np paths of type t of side s from o, at q: notes a square reached
  * twice (dedupe), marks paths too long for the tries (walk_types), and
- * inserts each destination's way back to o into the tries of its target. */
-static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *q, int np)
+ * notes each destination's way back to o for the tries of its target. */
+static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *q, int32_t qoff, int np)
 {
 	static __thread uint16_t seen[VC_MAXSQ];
 	static __thread uint16_t stamp;
@@ -898,43 +905,50 @@ static void insert_paths(struct compile *c, int s, int t, int o, const int16_t *
 	for (int i = 0; i < np; i++) {
 		int len = q[0], modes = q[1];
 		const int16_t *sqs = q + 2;
-		int16_t seq[VC_TRIE_MAXLEN + 1];
 		if (len > VC_TRIE_MAXLEN)
-			v->walk_types |= 1ULL << t;
+			c->walk |= 1ULL << t;
 		if (modes & VC_MODE_HOP) {
 			q += 2 + len;
+			qoff += 2 + len;
 			continue;
 		}
 		for (int j = 0; j < len; j++) {
 			int e = sqs[j];
 			int sq = e & VC_PS_SQMASK;
-			if (!(e & VC_PS_TRANSIT)) {
+			if (!(e & VC_PS_TRANSIT) && !c->ins) { /* noted the first time round */
 				if (seen[sq] == stamp)
 					v->dedupe[t] = 1;
 				seen[sq] = stamp;
 			}
-			if ((e & VC_PS_TRANSIT) || (v->walk_types >> t & 1))
+			if ((e & VC_PS_TRANSIT) || (c->walk >> t & 1) ||
+			    !(modes & (VC_MODE_CAPTURE | VC_MODE_MOVE)))
 				continue;
-			/* reverse sequence: squares before j (but o), then o */
-			/* each square once: a reflecting path may cross
-			 * itself, and "must be empty" is said once; a
-			 * square met twice would otherwise hide a pin */
-			int n = 0;
-			for (int b = j - 1; b >= 0; b--) {
-				int e2 = sqs[b] & VC_PS_SQMASK, dup = e2 == o || e2 == sq;
-				for (int k = 0; k < n && !dup; k++)
-					dup = seq[k] == e2;
-				if (!dup)
-					seq[n++] = (int16_t)e2;
-			}
-			seq[n++] = (int16_t)o;
-			if (modes & VC_MODE_CAPTURE)
-				tb_insert(&c->tb[0], c->roots[0][s][sq], seq, n, t);
-			if (modes & VC_MODE_MOVE)
-				tb_insert(&c->tb[1], c->roots[1][s][sq], seq, n, t);
+			size_t b = (size_t)s * (size_t)v->nsq + (size_t)sq;
+			if (c->ins) /* the second time round: in place */
+				c->ins[c->at[b]++] = (struct tins){ qoff, (uint16_t)o, (uint8_t)j,
+								    (uint8_t)(t | s << 7) };
+			else /* the first: counted */
+				c->at[b + 1]++;
 		}
 		q += 2 + len;
+		qoff += 2 + len;
 	}
+}
+
+/* walk_types and first_types as type t of a side begins */
+static void type_walks(struct compile *c, int t)
+{
+	const struct vc_ptype *pt = &c->v->types[t];
+	/* hops are not in the tries: their attacks are found by walking
+	 * their paths (attack.c) */
+	for (int a = 0; a < pt->natoms; a++)
+		if (pt->atoms[a].modes & VC_MODE_HOP)
+			c->walk |= 1ULL << t;
+	/* nor are first moves, which hold only while the right does */
+	for (int a = 0; a < pt->natoms; a++)
+		if (pt->atoms[a].modes & VC_MODE_FIRST)
+			c->first |= 1ULL << t;
+	c->walk |= c->first;
 }
 
 /* every side's, type's and origin's paths, and the tries they make */
@@ -945,16 +959,7 @@ static int compile_paths(struct compile *c)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++) {
 			const struct vc_ptype *pt = &v->types[t];
-			/* hops are not in the tries: their attacks are found by
-			 * walking their paths (attack.c) */
-			for (int a = 0; a < pt->natoms; a++)
-				if (pt->atoms[a].modes & VC_MODE_HOP)
-					v->walk_types |= 1ULL << t;
-			/* nor are first moves, which hold only while the right does */
-			for (int a = 0; a < pt->natoms; a++)
-				if (pt->atoms[a].modes & VC_MODE_FIRST)
-					v->first_types |= 1ULL << t;
-			v->walk_types |= v->first_types;
+			type_walks(c, t);
 			for (int o = 0; o < v->nsq; o++) {
 				/* two-square pieces move as bodies (vc_gen_two), not along
 				 * paths, and their attacks are not in the tries */
@@ -971,11 +976,11 @@ static int compile_paths(struct compile *c)
 					c->pb.len = start;
 					continue;
 				}
-				insert_paths(c, s, t, o, c->pb.p + start + 1, np);
-				if (c->tb[0].oom || c->tb[1].oom)
-					return -1;
+				insert_paths(c, s, t, o, c->pb.p + start + 1, (int32_t)start + 1, np);
 			}
 		}
+	v->walk_types = c->walk;
+	v->first_types = c->first;
 	v->paths = c->pb.p;
 	v->npaths = c->pb.len;
 	c->pb.p = NULL;
@@ -984,25 +989,144 @@ static int compile_paths(struct compile *c)
 
 /* the tries, flattened in depth-first order: one run per kind, side and
  * target */
+/* The insertions counted by side and target, made again in the same order
+ * into their places: ins[at[b]..at[b + 1]] for side * nsq + target b. */
+static int ins_by_target(struct compile *c)
+{
+	struct vc_variant *v = c->v;
+	size_t nb = 2 * (size_t)v->nsq;
+	for (size_t b = 0; b < nb; b++)
+		c->at[b + 1] += c->at[b];
+	c->nins = c->at[nb];
+	c->ins = malloc((c->nins ? c->nins : 1) * sizeof *c->ins);
+	if (!c->ins)
+		return -1;
+	c->walk = c->first = 0;
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < v->ntypes; t++) {
+			type_walks(c, t);
+			for (int o = 0; o < v->nsq; o++) {
+				int32_t off = v->pathoff[s][t][o];
+				if (off)
+					insert_paths(c, s, t, o, v->paths + off + 1, off + 1, v->paths[off]);
+			}
+		}
+	/* each at[b] is now where b's insertions end: back to where they begin */
+	memmove(c->at + 1, c->at, nb * sizeof *c->at);
+	c->at[0] = 0;
+	return 0;
+}
+
+/* Inserts in into its target's trie of kind k, when it is of that kind: the
+ * squares before its destination (but the origin) from the destination
+ * back, each once (a reflecting path may cross itself, and "must be empty"
+ * is said once; a square met twice would otherwise hide a pin), then the
+ * origin. */
+static void ins_apply(struct compile *c, const struct tins *in, int k)
+{
+	const int16_t *q = c->v->paths + in->qoff, *sqs = q + 2;
+	int16_t seq[VC_TRIE_MAXLEN + 1];
+	int n = 0;
+	if (!(q[1] & (k ? VC_MODE_MOVE : VC_MODE_CAPTURE)))
+		return;
+	if (++c->stamp == 0) {
+		memset(c->mark, 0, sizeof c->mark);
+		c->stamp = 1;
+	}
+	c->mark[in->o] = c->mark[sqs[in->j] & VC_PS_SQMASK] = c->stamp;
+	for (int b = in->j - 1; b >= 0; b--) {
+		int e = sqs[b] & VC_PS_SQMASK;
+		if (c->mark[e] != c->stamp) {
+			c->mark[e] = c->stamp;
+			seq[n++] = (int16_t)e;
+		}
+	}
+	seq[n++] = (int16_t)in->o;
+	tb_insert(&c->tb, seq, n, in->ts & 0x7f);
+}
+
+/* The cut tries of the trie of kind k, side s and target sq, just
+ * flattened; and of a capture trie, the lines: the squares with something
+ * behind them on a capture path towards a royal piece on sq of the other
+ * side. */
+static int type_trie_target(struct compile *c, int k, int s, int sq)
+{
+	struct vc_variant *v = c->v;
+	const struct vc_tnode *n = c->fl.n;
+	size_t cnt[VC_MAXT] = { 0 }, need = c->ttlen, words = (size_t)(v->nsq + 63) / 64;
+	for (int32_t i = v->trieoff[k][s][sq]; i < v->trieend[k][s][sq]; i++) {
+		for (uint64_t b = n[i].sub; b; b &= b - 1)
+			cnt[__builtin_ctzll(b)]++;
+		if (!k && n[i].skip > 1)
+			vc_bit_set(v->lines[s ^ 1] + (size_t)sq * words, n[i].sq);
+	}
+	for (int t = 0; t < v->ntypes; t++) {
+		size_t idx = (size_t)t * (size_t)v->nsq + (size_t)sq;
+		v->ttoff[k][s][idx] = (int32_t)need;
+		need += cnt[t];
+		v->ttend[k][s][idx] = (int32_t)need;
+	}
+	if (need > c->ttcap) {
+		size_t nc = c->ttcap ? c->ttcap : 1 << 14;
+		while (nc < need)
+			nc *= 2;
+		struct vc_tnode1 *nt = realloc(c->tt, nc * sizeof *nt);
+		if (!nt)
+			return -1;
+		c->tt = nt;
+		c->ttcap = nc;
+	}
+	c->ttlen = need;
+	return type_trie_fill(v, n, k, s, sq, c->tt);
+}
+
+/* the tries, one target at a time, flattened in depth-first order (one run
+ * per kind, side and target) and cut to each type */
 static int flatten_tries(struct compile *c)
 {
 	struct vc_variant *v = c->v;
+	size_t nidx = (size_t)v->ntypes * (size_t)v->nsq, words = (size_t)(v->nsq + 63) / 64;
+	if (ins_by_target(c))
+		return -1;
+	for (int s = 0; s < 2; s++) {
+		v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
+		if (!v->lines[s])
+			return -1;
+	}
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < 2; s++) {
 			v->trieoff[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
 			v->trieend[k][s] = malloc((size_t)v->nsq * sizeof(int32_t));
-			if (!v->trieoff[k][s] || !v->trieend[k][s])
+			v->ttoff[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			v->ttend[k][s] = malloc((nidx ? nidx : 1) * sizeof(int32_t));
+			if (!v->trieoff[k][s] || !v->trieend[k][s] || !v->ttoff[k][s] || !v->ttend[k][s])
 				return -1;
 			for (int sq = 0; sq < v->nsq; sq++) {
+				size_t b = (size_t)s * (size_t)v->nsq + (size_t)sq;
+				tb_reset(&c->tb, sq);
+				for (size_t i = c->at[b]; i < c->at[b + 1]; i++) {
+					/* the paths are met out of order: fetch ahead */
+					if (i + 8 < c->nins) {
+						const int16_t *q = v->paths + c->ins[i + 8].qoff;
+						__builtin_prefetch(q);
+						__builtin_prefetch(q + 2 + c->ins[i + 8].j);
+					}
+					ins_apply(c, &c->ins[i], k);
+				}
 				v->trieoff[k][s][sq] = (int32_t)c->fl.len;
-				flatten(&c->tb[k], c->roots[k][s][sq], &c->fl);
-				if (c->fl.oom)
+				if (!c->tb.oom)
+					flatten(&c->tb, 0, &c->fl);
+				if (c->tb.oom || c->fl.oom)
 					return -1;
 				v->trieend[k][s][sq] = (int32_t)c->fl.len;
+				if (type_trie_target(c, k, s, sq))
+					return -1;
 			}
 		}
 	v->trie = c->fl.n;
 	c->fl.n = NULL;
+	v->ttrie = c->tt;
+	c->tt = NULL;
 	return 0;
 }
 
@@ -1037,25 +1161,6 @@ static int walk_tables(struct vc_variant *v)
 			if (!v->walk_reach[s][t] && ((v->walk_types >> t & 1) || v->test_lines) &&
 			    reach_table(v, s, t))
 				return -1;
-	return 0;
-}
-
-/* lines: the squares with something behind them on a capture path towards
- * a royal square */
-static int line_tables(struct vc_variant *v)
-{
-	size_t words = (size_t)(v->nsq + 63) / 64;
-	for (int s = 0; s < 2; s++) {
-		v->lines[s] = calloc((size_t)v->nsq * words, sizeof(uint64_t));
-		if (!v->lines[s])
-			return -1;
-		for (int k = 0; k < v->nsq; k++) {
-			int32_t i = v->trieoff[0][s ^ 1][k], end = v->trieend[0][s ^ 1][k];
-			for (; i < end; i++)
-				if (v->trie[i].skip > 1)
-					vc_bit_set(v->lines[s] + (size_t)k * words, v->trie[i].sq);
-		}
-	}
 	return 0;
 }
 
@@ -1262,7 +1367,7 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	v->nsq = v->files * v->ranks;
 	promotion_zones(v);
 	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
-	    type_tries(v) || line_tables(v) || pin_tables(v) || zobrist_keys(v) ||
+	    pin_tables(v) || zobrist_keys(v) ||
 	    two_square_moves(v))
 		vc_emit(ctx, VC_SEV_FATAL, "no-memory", v->source, 0, 0, NULL,
 			"out of memory while compiling variant '%s'", v->name ? v->name : "?");
@@ -1275,11 +1380,11 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 			rc = 0;
 	}
 	free(c.pb.p);
-	free(c.tb[0].n);
-	free(c.tb[1].n);
+	free(c.ins);
+	free(c.at);
+	free(c.tb.n);
+	free(c.tb.kids);
 	free(c.fl.n);
-	for (int k = 0; k < 2; k++)
-		for (int s = 0; s < 2; s++)
-			free(c.roots[k][s]);
+	free(c.tt);
 	return rc;
 }
