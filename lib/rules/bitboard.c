@@ -57,6 +57,7 @@ struct bb_back {
 struct vc_bb {
 	int nsq, files, ranks, ntypes, ndir, king;
 	int perft; /* the variant's mechanics fit too */
+	int moves; /* those of its moves on the board do (the mate test) */
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
@@ -321,13 +322,18 @@ static int pieces_fit(const struct vc_variant *v)
 	return 1;
 }
 
-/* The mechanics perft over bitboards knows: moving, taking (en passant
- * too), promoting and castling. */
-static int mechanics_fit(const struct vc_variant *v)
+/* The mechanics the generator over bitboards knows: moving, taking (en
+ * passant too), promoting and castling.  With moves, those of the moves on
+ * the board alone: end rules, regions (the paths keep to them already) and
+ * drops from a hand may be there too, for the mate test (a legal move on
+ * the board is one whatever else the variant has). */
+static int mechanics_fit(const struct vc_variant *v, int moves)
 {
 	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER;
-	if (v->has_complex || v->has_end || v->nreserve || (v->rules & ~known) ||
-	    v->king_type < 0 || v->nregions)
+	if (moves)
+		known |= VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_DROP_PROMOTED;
+	if (v->has_complex || (v->rules & ~known) || v->king_type < 0 ||
+	    (!moves && (v->has_end || v->nreserve || v->nregions)))
 		return 0;
 	if (v->ncastle && v->castle_type != v->king_type)
 		return 0;
@@ -478,7 +484,8 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	attack_tables(b);
 	if (back_tables(b))
 		goto no;
-	b->perft = mechanics_fit(v);
+	b->perft = mechanics_fit(v, 0);
+	b->moves = mechanics_fit(v, 1);
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
 		int mk = vc_sq(v->files, c->king_to % v->files,
@@ -996,12 +1003,14 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 
 int vc_bb_has_legal(const struct vc_position *p)
 {
-	const struct vc_bb *b = p->v->bb;
+	const struct vc_bb *b = p->v->bbm;
 	struct bpos x;
 	static __thread struct bmove buf[VC_MAX_MOVES];
-	if (!b || from_position(b, p, &x, 0))
+	if (!b || !b->moves || from_position(b, p, &x, 0))
 		return -1;
-	return gen_legal(b, p->v, &x, buf, 1, 1) > 0;
+	if (gen_legal(b, p->v, &x, buf, 1, 1) > 0)
+		return 1;
+	return p->v->nreserve ? -1 : 0; /* a drop may be legal: the general way says */
 }
 
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)

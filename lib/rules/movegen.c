@@ -1334,7 +1334,10 @@ int vc_legal_drop(struct vc_position *p, vc_move *out)
 
 int vc_has_legal_move(struct vc_position *p)
 {
-	if (p->v->bb) { /* the bitboard core, when the position fits it */
+	const struct vc_variant *v = p->v;
+	/* the bitboard core, when the position fits it; a game over by the
+	 * variant's rules has none (as first_legal_in says) */
+	if (v->bbm && !(v->has_end && vc_end_by_rule(p, NULL, NULL))) {
 		int r = vc_bb_has_legal(p);
 		if (r >= 0)
 			return r;

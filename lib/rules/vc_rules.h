@@ -730,7 +730,8 @@ void vc_bb_free(struct vc_bb *b);
  * variant or the position does not fit (nothing counted). */
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count);
 /* Has the side to move of p a legal move, by the bitboard core?  1 or 0, or
- * -1 when the variant or the position does not fit it. */
+ * -1 when the variant's moves on the board or the position do not fit it,
+ * or when only a drop could be legal.  The end rules are the caller's. */
 int vc_bb_has_legal(const struct vc_position *p);
 /* 1 when the tables b serve perft (the variant's mechanics fit them) */
 int vc_bb_serves_perft(const struct vc_bb *b);
