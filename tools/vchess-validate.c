@@ -46,7 +46,7 @@ static const struct cli_opt opts[] = {
 	{ O_FIRST, "first-game", "N", "number the first game N (for archive pieces)" },
 	{ O_MERGE, "merge-summaries", NULL, "add up summaries and stats written as tsv" },
 	{ O_PROGRESS, "progress", "WHEN", "progress: auto (on a terminal), always or never" },
-	{ O_NO_BB, "no-bitboards", NULL, "replay by the general move generator alone (slower)" },
+	{ O_NO_BB, "no-bitboards", NULL, "replay by the general generator alone (slower)" },
 	{ 0, NULL, NULL, NULL },
 };
 
