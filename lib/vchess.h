@@ -224,7 +224,8 @@ long vc_position_ply(const struct vc_position *p);
 /* Plies left before the next scheduled board transformation, or -1. */
 int vc_position_plies_to_transform(const struct vc_position *p);
 
-/* Legal moves: fills out (capacity cap) and returns the count. */
+/* Legal moves: fills out (capacity cap) and returns the count, or -1 when
+ * out of memory. */
 int vc_position_legal_moves(const struct vc_position *p, vc_move *out, int cap);
 /* Makes a move (which must come from vc_position_legal_moves); each make
  * must be undone by vc_position_unmake in reverse order, or the position

@@ -259,8 +259,12 @@ static int count(struct vc_ctx *ctx, const struct args *a, long depth)
 		unsigned long long total = 0;
 		if (a->divide && depth > 0) {
 			vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
-			int n = ms ? vc_position_legal_moves(p, ms, VC_MAX_MOVES) : 0;
+			int n = ms ? vc_position_legal_moves(p, ms, VC_MAX_MOVES) : -1;
 			char txt[64];
+			if (n < 0) {
+				cli_error("out of memory");
+				rc = CLI_TROUBLE;
+			}
 			for (int i = 0; i < n; i++) {
 				vc_position_make(p, &ms[i]);
 				unsigned long long c = vc_perft_ex(p, (int)depth - 1, perft_flags);
@@ -273,8 +277,9 @@ static int count(struct vc_ctx *ctx, const struct args *a, long depth)
 		} else
 			total = vc_perft_ex(p, (int)depth, perft_flags);
 		double dt = now() - t0;
-		printf("%llu\n", total);
-		if (a->timing)
+		if (rc == CLI_OK)
+			printf("%llu\n", total);
+		if (rc == CLI_OK && a->timing)
 			fprintf(stderr, "%s: %.3f s, %.0f nodes/s\n", cli_prog, dt,
 				dt > 0 ? (double)total / dt : 0.0);
 	}

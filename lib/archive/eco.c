@@ -129,7 +129,9 @@ static int ep_live(struct vc_position *p)
 		near = vc_reach_origins(p, p->side, all, p->ep[i], 1, from, 64) > 0;
 	if (!near)
 		return 0;
-	static __thread vc_move mv[VC_MAX_MOVES * 4];
+	vc_move *mv = vc_scratch(VC_SCRATCH_ECO_EP, VC_MAX_MOVES * 4 * sizeof *mv);
+	if (!mv)
+		return 1; /* out of memory: kept, as when a capture could use it */
 	int nm = vc_gen_legal(p, mv);
 	for (int i = 0; i < nm; i++)
 		if (mv[i].flags & VC_MF_EP)

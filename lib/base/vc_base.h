@@ -42,6 +42,31 @@ void *vc_calloc(size_t n, size_t size);
 char *vc_strdup(const char *s);
 char *vc_strndup(const char *s, size_t n);
 
+/* ---- per-thread scratch ----
+ * A block of at least size bytes that belongs to the calling thread and to
+ * slot, kept for its next call with that slot (its contents are not kept
+ * when a larger size is asked for), freed when the thread ends; NULL when
+ * out of memory.  For buffers too big to be thread-local arrays, which
+ * every thread start would zero (scratch.c).  The slots: */
+enum { /* one a buffer, so that no two users can ever share one */
+	VC_SCRATCH_RESOLVE,      /* notation.c: moves while resolving a written move */
+	VC_SCRATCH_TWO,          /* notation.c: a two-square piece's moves */
+	VC_SCRATCH_SAN_ORIGIN,   /* notation.c: other origins of a written move */
+	VC_SCRATCH_SAN_XSOURCE,  /* notation.c: an exchange promotion's other sources */
+	VC_SCRATCH_SHOGI_OTHERS, /* shogi_notation.c: others of the mover's kind */
+	VC_SCRATCH_SHOGI_PROMO,  /* shogi_notation.c: could the move promote */
+	VC_SCRATCH_WXF,          /* notation_trad.c: the moves of the pieces named */
+	VC_SCRATCH_FEN_READ_EP,  /* fen.c: en-passant targets read */
+	VC_SCRATCH_FEN_WRITE_EP, /* fen.c: en-passant targets written */
+	VC_SCRATCH_ECO_EP,       /* eco.c: en-passant targets of an opening's key */
+	VC_SCRATCH_FIRST,        /* movegen.c: the first legal move, two levels */
+	VC_SCRATCH_LEGAL,        /* movegen.c: vc_position_legal_moves */
+	VC_SCRATCH_REGION,       /* movegen.c: replies into a region */
+	VC_SCRATCH_BB_MATE,      /* bitboard.c: the mate test's moves */
+	VC_SCRATCH_SLOTS = 16
+};
+void *vc_scratch(int slot, size_t size);
+
 /* ---- diagnostics ----
  * Emits one diagnostic to the context's callback, counts it by severity and
  * keeps its message as the last one.  ctx may be NULL (then nothing
@@ -53,6 +78,9 @@ void vc_vemit(struct vc_ctx *ctx, enum vc_severity sev, const char *code,
 	      const char *file, long line, long col, const char *context,
 	      const char *fmt, va_list ap);
 
+/* The callback vc_ctx_set_diag set (NULLs for none), so that a library
+ * object may put its own in front of it for a while. */
+void vc_ctx_get_diag(const struct vc_ctx *ctx, vc_diag_fn **fn, void **user);
 /* Inputs tell the context how far they are (vc_ctx_set_progress): whether
  * anyone listens, and the call. */
 int vc_ctx_wants_progress(const struct vc_ctx *ctx);

@@ -1005,9 +1005,11 @@ int vc_bb_has_legal(const struct vc_position *p)
 {
 	const struct vc_bb *b = p->v->bbm;
 	struct bpos x;
-	static __thread struct bmove buf[VC_MAX_MOVES];
 	if (!b || !b->moves || from_position(b, p, &x, 0))
 		return -1;
+	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
+	if (!buf)
+		return -1; /* out of memory: the general way tries */
 	if (gen_legal(b, p->v, &x, buf, 1, 1) > 0)
 		return 1;
 	return p->v->nreserve ? -1 : 0; /* a drop may be legal: the general way says */

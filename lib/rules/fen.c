@@ -676,8 +676,8 @@ static void drop_idle_ep(struct vc_position *p)
 {
 	if (!p->nep)
 		return;
-	static __thread vc_move mv[VC_MAX_MOVES * 4];
-	int nm = vc_gen_legal(p, mv), any = 0;
+	vc_move *mv = vc_scratch(VC_SCRATCH_FEN_READ_EP, VC_MAX_MOVES * 4 * sizeof *mv);
+	int nm = mv ? vc_gen_legal(p, mv) : 0, any = !mv; /* out of memory: kept */
 	for (int i = 0; i < nm && !any; i++)
 		any = (mv[i].flags & VC_MF_EP) != 0;
 	if (!any) {
@@ -841,9 +841,10 @@ size_t vc_position_fen(const struct vc_position *p, char *buf, size_t n)
 	 * as python-chess does, so equal positions give equal strings */
 	int show_ep = 0;
 	if (p->nep) {
-		static __thread vc_move mv[VC_MAX_MOVES * 4];
+		vc_move *mv = vc_scratch(VC_SCRATCH_FEN_WRITE_EP, VC_MAX_MOVES * 4 * sizeof *mv);
 		/* made and unmade: the position is unchanged */
-		int nm = vc_gen_legal((struct vc_position *)p, mv);
+		int nm = mv ? vc_gen_legal((struct vc_position *)p, mv) : 0;
+		show_ep = !mv; /* out of memory: written, as the position holds them */
 		for (int i = 0; i < nm && !show_ep; i++)
 			show_ep = (mv[i].flags & VC_MF_EP) != 0;
 	}

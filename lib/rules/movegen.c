@@ -1266,11 +1266,15 @@ static int first_legal(struct vc_position *p, int kind, vc_move *out)
 {
 	/* one buffer a level: a drop's mate test (drop_mates) asks again,
 	 * one level deep */
-	static __thread vc_move bufs[2][VC_MAX_MOVES * 2];
+	enum { LEVEL = VC_MAX_MOVES * 2 };
+	vc_move *bufs = vc_scratch(VC_SCRATCH_FIRST, 2 * LEVEL * sizeof *bufs);
 	static __thread int depth;
+	if (!bufs) /* out of memory: a move is assumed, and no capture or drop
+		    * forced, so that no game is called over or illegal for it */
+		return kind == FL_ANY;
 	int d = depth > 0;
 	depth++;
-	int r = first_legal_in(p, kind, out, bufs[d]);
+	int r = first_legal_in(p, kind, out, bufs + d * LEVEL);
 	depth--;
 	return r;
 }
@@ -1348,8 +1352,13 @@ int vc_has_legal_move(struct vc_position *p)
 int vc_position_legal_moves(const struct vc_position *cp, vc_move *out, int cap)
 {
 	struct vc_position *p = (struct vc_position *)cp; /* made and unmade: unchanged */
-	static __thread vc_move buf[VC_MAX_MOVES * 4];
+	vc_move *buf = cap >= VC_MAX_MOVES * 4 ? out
+						: vc_scratch(VC_SCRATCH_LEGAL, VC_MAX_MOVES * 4 * sizeof *buf);
+	if (!buf)
+		return -1;
 	int n = vc_gen_legal(p, buf);
+	if (buf == out)
+		return n;
 	if (n > cap)
 		n = cap;
 	memcpy(out, buf, (size_t)n * sizeof *out);
@@ -1379,10 +1388,12 @@ static int in_region(const struct vc_position *p, int s)
  * its region with a legal move (the reply that draws)? */
 static int can_reply_into_region(struct vc_position *p)
 {
-	static __thread vc_move buf[VC_MAX_MOVES];
+	vc_move *buf = vc_scratch(VC_SCRATCH_REGION, VC_MAX_MOVES * sizeof *buf);
 	const struct vc_end_rules *e = &p->v->end;
 	int side = p->side;
 	int16_t from_sq[VC_MAXPL];
+	if (!buf)
+		return 1; /* out of memory: the game goes on */
 	int nfrom = p->npl[side];
 	memcpy(from_sq, p->plist[side], (size_t)nfrom * sizeof *from_sq);
 	for (int i = 0; i < nfrom; i++) {

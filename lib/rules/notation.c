@@ -958,12 +958,14 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 		       size_t n)
 {
 	const struct vc_variant *v = p->v;
-	static __thread vc_move buf[VC_MAX_MOVES];
+	vc_move *buf = vc_scratch(VC_SCRATCH_TWO, VC_MAX_MOVES * sizeof *buf);
 	int side = p->side, a = san->from_sq, b = san->from2;
 	int tl = (int)(len > 60 ? 60 : len);
 	char w1[40], w2[40], s1[8], s2[16];
 	if (untested)
 		*untested = 0;
+	if (!buf)
+		return fail(code, "oom", msg, n, "out of memory");
 	vc_square_name(v, a, s1);
 	uint8_t occ = p->board[a];
 	if (!occ || vc_code_color(occ) != side)
@@ -997,8 +999,9 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 	return two_why(p, t, a, b, san->to, san->to2, code, msg, n);
 }
 
-/* the moves generated while resolving, one step at a time */
-static __thread vc_move rbuf[VC_MAX_MOVES * 4];
+/* the moves generated while resolving, one step at a time: the calling
+ * thread's scratch block, set by resolve_move */
+static __thread vc_move *rbuf;
 
 /* Gating: the piece the move text says enters from the hand: the one after
  * '/', or in coordinates the letter glued on (b1c3h, taken as a
@@ -1553,6 +1556,9 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
 	if (untested)
 		*untested = 0;
+	rbuf = vc_scratch(VC_SCRATCH_RESOLVE, VC_MAX_MOVES * 4 * sizeof *rbuf);
+	if (!rbuf)
+		return fail(code, "oom", msg, n, "out of memory");
 	if (san->wxf)
 		return vc_wxf_resolve(p, text, len, out, code, msg, n);
 	if (san->castle)
@@ -1687,8 +1693,10 @@ static void san_origin(struct vc_position *p, const vc_move *m, int sole, const 
 	int nc = sole ? 0
 		      : vc_reach_origins(p, side, v->san_group[t], m->to, p->board[m->to] != 0, cand,
 					 64);
-	static __thread vc_move mb[VC_MAX_MOVES];
-	for (int c = 0; c < nc; c++) {
+	vc_move *mb = nc ? vc_scratch(VC_SCRATCH_SAN_ORIGIN, VC_MAX_MOVES * sizeof *mb) : NULL;
+	if (nc && !mb) /* out of memory: the whole square, never ambiguous */
+		others = same_file = same_rank = 1;
+	for (int c = 0; c < nc && mb; c++) {
 		if (cand[c] == m->from)
 			continue;
 		int nm = vc_gen_from(p, cand[c], mb), ok = 0;
@@ -1721,8 +1729,8 @@ static void san_origin(struct vc_position *p, const vc_move *m, int sole, const 
  * could serve. */
 static void san_xsource(struct vc_position *p, const vc_move *m, char *out, size_t *k)
 {
-	static __thread vc_move xm[VC_MAX_MOVES];
-	int nx = vc_gen_from(p, m->from, xm), other = 0;
+	vc_move *xm = vc_scratch(VC_SCRATCH_SAN_XSOURCE, VC_MAX_MOVES * sizeof *xm);
+	int nx = xm ? vc_gen_from(p, m->from, xm) : 0, other = !xm; /* no memory: named */
 	for (int i = 0; i < nx; i++)
 		if (xm[i].to == m->to && xm[i].promo == m->promo && xm[i].aux != m->aux &&
 		    vc_move_legal(p, &xm[i]))

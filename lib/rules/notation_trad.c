@@ -255,17 +255,20 @@ static int wxf_goes(const struct vc_variant *v, int side, const vc_move *m, cons
 }
 
 /* What w fits in p: the count of legal moves (the first two in legal[]),
- * of pseudo-legal ones (the first in *pseudo) and of pieces named. */
+ * of pseudo-legal ones (the first in *pseudo) and of pieces named; -1 out
+ * of memory. */
 struct wxf_fit {
 	vc_move legal[2], pseudo;
 	int nlegal, npseudo, named;
 };
 
-static void wxf_match(struct vc_position *p, const struct wxf *w, struct wxf_fit *fit)
+static int wxf_match(struct vc_position *p, const struct wxf *w, struct wxf_fit *fit)
 {
-	static __thread vc_move buf[VC_MAX_MOVES];
+	vc_move *buf = vc_scratch(VC_SCRATCH_WXF, VC_MAX_MOVES * sizeof *buf);
 	const struct vc_variant *v = p->v;
 	fit->nlegal = fit->npseudo = fit->named = 0;
+	if (!buf)
+		return -1;
 	for (int sq = 0; sq < v->files * v->ranks; sq++) {
 		if (!wxf_names(p, w, sq))
 			continue;
@@ -286,6 +289,7 @@ static void wxf_match(struct vc_position *p, const struct wxf *w, struct wxf_fit
 			fit->nlegal++;
 		}
 	}
+	return 0;
 }
 
 static const char *piece_word(const struct vc_variant *v, int t, char *buf, size_t n)
@@ -345,7 +349,8 @@ int vc_wxf_resolve(struct vc_position *p, const char *text, size_t len, vc_move 
 		return -1;
 	if (r == 0)
 		return fail(code, "move-syntax", msg, n, "'%.*s' is not a WXF move", tl, text);
-	wxf_match(p, &w, &fit);
+	if (wxf_match(p, &w, &fit) < 0)
+		return fail(code, "oom", msg, n, "out of memory");
 	if (fit.nlegal == 1) {
 		*out = fit.legal[0];
 		return 0;
@@ -415,7 +420,8 @@ static int wxf_count(struct vc_position *p, const char *buf, size_t k, size_t n)
 	char msg[8];
 	if (k >= n || wxf_scan(p->v, buf, k, &w, &code, msg, sizeof msg) <= 0)
 		return 0;
-	wxf_match(p, &w, &fit);
+	if (wxf_match(p, &w, &fit) < 0)
+		return 0; /* out of memory: as if cut (no text rather than a wrong one) */
 	return fit.nlegal;
 }
 

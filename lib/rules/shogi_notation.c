@@ -35,8 +35,10 @@ static void shogi_name(const struct vc_variant *v, int sq, int style, char *s)
  * only the mover can make needs no origin, as Fairy-Stockfish has it. */
 static int shogi_others(struct vc_position *p, const vc_move *m)
 {
-	static __thread vc_move mb[VC_MAX_MOVES];
+	vc_move *mb = vc_scratch(VC_SCRATCH_SHOGI_OTHERS, VC_MAX_MOVES * sizeof *mb);
 	const struct vc_variant *v = p->v;
+	if (!mb)
+		return 1; /* out of memory: the origin written, never ambiguous */
 	for (int sq = 0; sq < v->nsq; sq++) {
 		uint8_t c = p->board[sq];
 		if (sq == m->from || !c || vc_code_type(c) != m->piece ||
@@ -56,9 +58,9 @@ static int shogi_others(struct vc_position *p, const vc_move *m)
  * form? */
 static int shogi_could_promote(struct vc_position *p, const vc_move *m)
 {
-	static __thread vc_move mb[VC_MAX_MOVES];
+	vc_move *mb = vc_scratch(VC_SCRATCH_SHOGI_PROMO, VC_MAX_MOVES * sizeof *mb);
 	const struct vc_variant *v = p->v;
-	int nm = vc_gen_from(p, m->from, mb);
+	int nm = mb ? vc_gen_from(p, m->from, mb) : 0; /* out of memory: no '=' */
 	for (int i = 0; i < nm; i++)
 		if (mb[i].to == m->to && (mb[i].flags & VC_MF_PROMO) && mb[i].promo &&
 		    v->types[mb[i].promo - 1].demote_to == m->piece)
