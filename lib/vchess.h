@@ -503,8 +503,13 @@ struct vc_parallel_opts {
 	void *user;
 };
 
-/* Reads every game of r through the workers.  VC_OK, or VC_FATAL when the
- * input failed or threads could not be started (reported to ctx). */
+/* Reads every game of r through the workers.  The workers read, one at a
+ * time, a batch of games each and work on their own batch, so a game is
+ * built and worked on in one thread.  r and ctx are used by one thread at
+ * a time, never while done runs: what the reader reports to ctx is held
+ * and handed to ctx's callback just before the first game read after it,
+ * as one thread would.  VC_OK, or VC_FATAL when the input failed or
+ * threads could not be started (reported to ctx). */
 vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r,
 			  const struct vc_parallel_opts *opts);
 /* The same for games that next reads from source (an XML reader, say, or

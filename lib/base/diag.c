@@ -51,6 +51,12 @@ void vc_ctx_set_diag(struct vc_ctx *ctx, vc_diag_fn *fn, void *user)
 	ctx->user = user;
 }
 
+void vc_ctx_get_diag(const struct vc_ctx *ctx, vc_diag_fn **fn, void **user)
+{
+	*fn = ctx ? ctx->fn : NULL;
+	*user = ctx ? ctx->user : NULL;
+}
+
 void vc_ctx_set_progress(struct vc_ctx *ctx, vc_progress_fn *fn, void *user)
 {
 	if (!ctx)

@@ -1,26 +1,41 @@
 /*
  * parallel/parallel.c - games processed by several threads, results in input order.
  *
- * Model: a ring of `window` slots.  The caller's thread reads the next game
- * into the slot at `tail` (only when that slot is free), marks it ready and
- * moves tail on; workers take ready slots in order (`next`), run the work
- * on them and mark them done; the caller's thread hands the slot at `head`
- * to done() as soon as it is done and frees it.  So results come out in the
- * order the games came in, whatever order the workers finish in, and at most
- * `window` games are in memory.
+ * Model: a ring of `window` slots, slot k % window holding game k.  Games
+ * enter the ring at `tail`, are worked on, and leave it at `head`, where
+ * the caller's thread hands each to done() in order and frees its slot.
+ * So results come out in the order the games came in, whatever order the
+ * workers finish in, and at most `window` games are in memory.
  *
- * Invariants (under the lock): head <= next <= tail <= head + window; the
- * slots in [head, next) are being worked on or done; [next, tail) are ready.
+ * Two ways to fill the ring:
+ *  - vc_parallel_each (a next function of the caller's): the caller's
+ *    thread reads the next game into the slot at `tail` (only when that
+ *    slot is free), marks it ready and moves tail on; workers take ready
+ *    slots in order (`next`).  Invariants (under the lock): head <= next <=
+ *    tail <= head + window; [head, next) are being worked on or done;
+ *    [next, tail) are ready.
+ *  - vc_parallel_run (a reader): the workers read, one at a time under
+ *    `rlock`, a batch of games each into the slots from `tail` on, then
+ *    work on their own batch.  A game is then built and replayed by the
+ *    same processor, its memory warm in that processor's cache; handing
+ *    built games from one thread to another cost more than the reading
+ *    saved, since the cache lines of every game crossed between cores.
+ *    rlock also guards the caller's context while done() runs, so the
+ *    reader's and the input's reports to it (and the progress callback)
+ *    never run beside done().  Invariant: head <= tail <= head + window;
+ *    [head, tail) are read and being worked on or done.
  * A slot's result is zeroed before the game is read into it, so that the
  * caller's next function (vc_parallel_each) may fill it too.
  *
- * Wake-ups are batched: the caller's thread waits only when the window is
- * full and its head is not done, and a worker wakes it when the head is
- * done and either half the window is done behind it or the workers have
- * nothing left to take (or the input has ended).  So the caller hands over
- * and reads games a few at a time rather than being woken for each one;
- * every finished game re-checks the condition, so none is missed.
+ * Wake-ups are batched: the caller's thread waits only when it has nothing
+ * to hand over (and, with a next function, the window is full), and a
+ * worker wakes it when the head is done and either half the window is
+ * done behind it, or a reader waits for room, or the workers have nothing
+ * left to take (or the input has ended).  So the caller hands over and
+ * reads games a few at a time rather than being woken for each one; every
+ * finished game re-checks the condition, so none is missed.
  */
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP, where there is one */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +46,11 @@
 enum { SLOT_FREE, SLOT_READY, SLOT_DONE };
 
 struct slot {
-	struct vc_game *g;
+	struct vc_game *g; /* reading workers: one of the reader's own games */
 	struct vc_sink *out;
 	void *result;
 	int state;
+	int owner; /* reading workers: whose game g is */
 };
 
 struct pool {
@@ -49,6 +65,42 @@ struct pool {
 			* since a result may point into it */
 	pthread_mutex_t lock;
 	pthread_cond_t work_cv, done_cv;
+	/* workers reading (vc_parallel_run) */
+	struct vc_reader *r;
+	pthread_mutex_t rlock; /* the reader, and ctx while done() runs */
+	pthread_cond_t room_cv; /* a reader waits for a free slot */
+	int room_waiting;
+	size_t batch;	/* games a worker reads at a time */
+	int fatal;	/* the input failed */
+	int nthreads;
+	pthread_t *threads;
+	struct warg *wargs;
+	struct vc_game **games; /* window of them */
+	/* what the reader reports to ctx, held until the games read before it
+	 * are handed over, as one thread would have it (under rlock) */
+	vc_diag_fn *fn;
+	void *fn_user;
+	int reading_now; /* a reading worker is in vc_reader_next */
+	size_t read_seq; /* ... for the game of this number */
+	struct held *held;
+	size_t nheld, held_cap, held_first;
+};
+
+/* A diagnostic held back, with copies of its strings. */
+struct held {
+	struct vc_diag d;
+	size_t seq; /* reported while game seq was read: handed on before it */
+};
+
+/* A worker: its games, when it reads them itself, are its own (window /
+ * jobs of them), so that a game's memory is only ever written by one
+ * processor: a game written on one core and read back on another costs
+ * a cache miss a line.  free[0, nfree) are not in the ring. */
+struct warg {
+	struct pool *pl;
+	int index;
+	struct vc_game **free;
+	size_t nfree;
 };
 
 /* Under the lock: whether the waiting caller's thread should wake. */
@@ -56,12 +108,68 @@ static int should_wake(const struct pool *pl)
 {
 	if (pl->head == pl->tail || pl->slots[pl->head % pl->window].state != SLOT_DONE)
 		return 0;
-	if (pl->eof || pl->next == pl->tail)
+	if (pl->eof || pl->next == pl->tail || pl->room_waiting)
 		return 1;
 	size_t half = (pl->window + 1) / 2, k = pl->head;
-	while (k < pl->next && k - pl->head < half && pl->slots[k % pl->window].state == SLOT_DONE)
+	while (k < pl->tail && k - pl->head < half && pl->slots[k % pl->window].state == SLOT_DONE)
 		k++;
 	return k - pl->head >= half;
+}
+
+static const char no_memory[] = "out of memory";
+
+static char *copy_or_null(const char *s)
+{
+	return s ? vc_strdup(s) : NULL;
+}
+
+/* ctx's callback while the workers read: what a read reports is held. */
+static void hold_diag(const struct vc_diag *d, void *user)
+{
+	struct pool *pl = user;
+	if (!pl->reading_now) {
+		if (pl->fn)
+			pl->fn(d, pl->fn_user);
+		return;
+	}
+	if (pl->nheld == pl->held_cap) {
+		size_t cap = pl->held_cap ? 2 * pl->held_cap : 8;
+		struct held *h = realloc(pl->held, cap * sizeof *h);
+		if (!h) { /* no room to hold it: said now rather than lost */
+			if (pl->fn)
+				pl->fn(d, pl->fn_user);
+			return;
+		}
+		pl->held = h;
+		pl->held_cap = cap;
+	}
+	struct held *h = &pl->held[pl->nheld++];
+	h->d = *d;
+	h->d.code = copy_or_null(d->code);
+	h->d.file = copy_or_null(d->file);
+	h->d.context = copy_or_null(d->context);
+	h->d.message = copy_or_null(d->message);
+	if (!h->d.message && d->message)
+		h->d.message = no_memory;
+	h->seq = pl->read_seq;
+}
+
+/* Under rlock: hands on the held diagnostics reported before game seq
+ * was read (all of them for SIZE_MAX). */
+static void release_held(struct pool *pl, size_t seq)
+{
+	while (pl->held_first < pl->nheld && pl->held[pl->held_first].seq <= seq) {
+		struct held *h = &pl->held[pl->held_first++];
+		if (pl->fn)
+			pl->fn(&h->d, pl->fn_user);
+		free((char *)h->d.code);
+		free((char *)h->d.file);
+		free((char *)h->d.context);
+		if (h->d.message != no_memory)
+			free((char *)h->d.message);
+	}
+	if (pl->held_first == pl->nheld)
+		pl->held_first = pl->nheld = 0;
 }
 
 static void finish(struct pool *pl, struct slot *s)
@@ -71,10 +179,13 @@ static void finish(struct pool *pl, struct slot *s)
 	pl->o->done(pl->o->user, s->g, data ? data : "", data ? len : 0, s->result);
 }
 
-struct warg {
-	struct pool *pl;
-	int index;
-};
+/* Under the lock: s is done; wakes the caller's thread if it should. */
+static void mark_done(struct pool *pl, struct slot *s)
+{
+	s->state = SLOT_DONE;
+	if (pl->waiting && should_wake(pl))
+		pthread_cond_signal(&pl->done_cv);
+}
 
 static void *worker(void *arg)
 {
@@ -95,9 +206,92 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pl->lock);
 		pl->o->work(state, s->g, s->out, s->result);
 		pthread_mutex_lock(&pl->lock);
-		s->state = SLOT_DONE;
+		mark_done(pl, s);
+		pthread_mutex_unlock(&pl->lock);
+	}
+	return NULL;
+}
+
+/* Under rlock: reads up to pl->batch games into the slots from tail on;
+ * their count (0 once the input has ended).  Waits, without rlock, while
+ * the window is full. */
+static size_t read_batch(struct pool *pl, int index, size_t *first)
+{
+	struct warg *me = &pl->wargs[index];
+	pthread_mutex_lock(&pl->lock);
+	while (!pl->eof && (pl->tail - pl->head >= pl->window || !me->nfree)) {
+		/* rlock is released meanwhile: done() needs it to free slots */
+		pl->room_waiting++;
 		if (pl->waiting && should_wake(pl))
 			pthread_cond_signal(&pl->done_cv);
+		pthread_mutex_unlock(&pl->lock);
+		pthread_mutex_unlock(&pl->rlock);
+		pthread_mutex_lock(&pl->lock);
+		while (!pl->eof && (pl->tail - pl->head >= pl->window || !me->nfree))
+			pthread_cond_wait(&pl->room_cv, &pl->lock);
+		pl->room_waiting--;
+		pthread_mutex_unlock(&pl->lock);
+		pthread_mutex_lock(&pl->rlock);
+		pthread_mutex_lock(&pl->lock);
+	}
+	size_t room = pl->window - (pl->tail - pl->head), n = 0;
+	if (room > me->nfree)
+		room = me->nfree;
+	*first = pl->tail;
+	int eof = pl->eof;
+	pthread_mutex_unlock(&pl->lock);
+	if (eof)
+		return 0;
+	vc_status rs = VC_OK;
+	while (n < pl->batch && n < room) {
+		struct slot *s = &pl->slots[(*first + n) % pl->window];
+		if (pl->o->result_size)
+			memset(s->result, 0, pl->o->result_size);
+		s->g = me->free[me->nfree - 1 - n];
+		s->owner = index;
+		pl->reading_now = 1;
+		pl->read_seq = *first + n;
+		rs = vc_reader_next(pl->r, s->g);
+		pl->reading_now = 0;
+		if (rs != VC_OK)
+			break;
+		n++;
+	}
+	pthread_mutex_lock(&pl->lock);
+	me->nfree -= n;
+	pl->tail += n;
+	if (rs != VC_OK) {
+		pl->eof = 1;
+		pl->fatal |= rs == VC_FATAL;
+		pthread_cond_broadcast(&pl->room_cv);
+		if (pl->waiting)
+			pthread_cond_signal(&pl->done_cv);
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return n;
+}
+
+/* A worker of vc_parallel_run: reads a batch, works on it, and again. */
+static void *reading_worker(void *arg)
+{
+	struct warg *wa = arg;
+	struct pool *pl = wa->pl;
+	void *state = pl->o->worker_new ? pl->o->worker_new(pl->o->user) : NULL;
+	pl->states[wa->index] = state;
+	for (;;) {
+		size_t first = 0;
+		pthread_mutex_lock(&pl->rlock);
+		size_t n = read_batch(pl, wa->index, &first);
+		pthread_mutex_unlock(&pl->rlock);
+		if (!n)
+			break;
+		for (size_t k = 0; k < n; k++) {
+			struct slot *s = &pl->slots[(first + k) % pl->window];
+			pl->o->work(state, s->g, s->out, s->result);
+		}
+		pthread_mutex_lock(&pl->lock);
+		for (size_t k = 0; k < n; k++)
+			mark_done(pl, &pl->slots[(first + k) % pl->window]);
 		pthread_mutex_unlock(&pl->lock);
 	}
 	return NULL;
@@ -152,9 +346,187 @@ static vc_status reader_next(void *source, struct vc_game *g, void *result)
 	return vc_reader_next(source, g);
 }
 
+/* The pool's memory, locks and threads (fn each; r for the reading
+ * workers), pl zeroed before but for what the caller set; VC_OK, or
+ * VC_FATAL (reported), with what was made left for pool_end. */
+static vc_status pool_start(struct pool *pl, struct vc_ctx *ctx, const struct vc_parallel_opts *o,
+			    struct vc_reader *r, void *(*fn)(void *))
+{
+	pl->o = o;
+	pl->r = r;
+	pl->ctx = ctx;
+	pl->window = o->window ? o->window : (size_t)o->jobs * 64;
+	pl->batch = pl->window / (2 * (size_t)o->jobs);
+	if (pl->batch > 16)
+		pl->batch = 16;
+	if (pl->batch < 1)
+		pl->batch = 1;
+	/* the locks are held for a few instructions (lock) or one batch of
+	 * reading (rlock): where the C library can, a waiter spins a little
+	 * before it sleeps, since waking a thread costs more than the wait */
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+	pthread_mutex_init(&pl->lock, &ma);
+	pthread_mutex_init(&pl->rlock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_cond_init(&pl->work_cv, NULL);
+	pthread_cond_init(&pl->done_cv, NULL);
+	pthread_cond_init(&pl->room_cv, NULL);
+	pl->slots = vc_calloc(pl->window, sizeof *pl->slots);
+	pl->threads = vc_calloc((size_t)o->jobs, sizeof *pl->threads);
+	pl->wargs = vc_calloc((size_t)o->jobs, sizeof *pl->wargs);
+	pl->states = vc_calloc((size_t)o->jobs, sizeof *pl->states);
+	pl->games = vc_calloc(pl->window, sizeof *pl->games);
+	if (!pl->slots || !pl->threads || !pl->wargs || !pl->states || !pl->games) {
+		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
+		return VC_FATAL;
+	}
+	vc_status st = VC_OK;
+	for (size_t i = 0; i < pl->window; i++) {
+		pl->games[i] = vc_game_new();
+		pl->slots[i].g = r ? NULL : pl->games[i];
+		pl->slots[i].out = vc_sink_mem(ctx);
+		pl->slots[i].result = o->result_size ? calloc(1, o->result_size) : NULL;
+		if (!pl->games[i] || !pl->slots[i].out || (o->result_size && !pl->slots[i].result))
+			st = VC_FATAL;
+	}
+	/* the reading workers' own games: window / jobs each */
+	size_t per = pl->window / (size_t)o->jobs;
+	for (int i = 0; r && i < o->jobs && st == VC_OK; i++) {
+		struct warg *w = &pl->wargs[i];
+		if (!(w->free = vc_calloc(per ? per : 1, sizeof *w->free)))
+			st = VC_FATAL;
+		for (size_t k = 0; w->free && k < per; k++)
+			w->free[w->nfree++] = pl->games[(size_t)i * per + k];
+	}
+	if (st != VC_OK) {
+		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
+		return st;
+	}
+	/* reading workers wait until all are started: what this reports to
+	 * ctx then never runs beside a read */
+	if (r)
+		pthread_mutex_lock(&pl->rlock);
+	for (int i = 0; i < o->jobs && st == VC_OK; i++) {
+		pl->wargs[i].pl = pl;
+		pl->wargs[i].index = i;
+		if (pthread_create(&pl->threads[i], NULL, fn, &pl->wargs[i]) != 0) {
+			vc_emit(ctx, VC_SEV_FATAL, "threads", NULL, 0, 0, NULL,
+				"cannot start worker threads");
+			st = VC_FATAL;
+		} else {
+			pl->nthreads++;
+		}
+	}
+	if (r)
+		pthread_mutex_unlock(&pl->rlock);
+	return st;
+}
+
+/* Joins the threads (the input is marked ended first) and frees all. */
+static void pool_end(struct pool *pl)
+{
+	pthread_mutex_lock(&pl->lock);
+	pl->eof = 1;
+	pthread_cond_broadcast(&pl->work_cv);
+	pthread_cond_broadcast(&pl->room_cv);
+	pthread_mutex_unlock(&pl->lock);
+	for (int i = 0; i < pl->nthreads; i++)
+		pthread_join(pl->threads[i], NULL);
+	for (int i = 0; pl->states && i < pl->nthreads; i++)
+		if (pl->o->worker_free)
+			pl->o->worker_free(pl->states[i]);
+	for (size_t i = 0; pl->slots && i < pl->window; i++) {
+		vc_game_free(pl->games ? pl->games[i] : NULL);
+		vc_sink_close(pl->slots[i].out);
+		free(pl->slots[i].result);
+	}
+	for (int i = 0; pl->wargs && i < pl->o->jobs; i++)
+		free(pl->wargs[i].free);
+	free(pl->games);
+	pthread_mutex_destroy(&pl->lock);
+	pthread_mutex_destroy(&pl->rlock);
+	pthread_cond_destroy(&pl->work_cv);
+	pthread_cond_destroy(&pl->done_cv);
+	pthread_cond_destroy(&pl->room_cv);
+	free(pl->slots);
+	free(pl->threads);
+	free(pl->wargs);
+	free(pl->states);
+}
+
+/* Under the lock, on the caller's thread: hands the done slots at head
+ * over, in order, n at a time (done() under rlock when the workers read),
+ * frees them with fresh sinks, and says how many it handed over. */
+static size_t hand_over(struct pool *pl, int reading)
+{
+	size_t n = 0;
+	while (pl->head + n < pl->tail && pl->slots[(pl->head + n) % pl->window].state == SLOT_DONE)
+		n++;
+	if (!n)
+		return 0;
+	pthread_mutex_unlock(&pl->lock);
+	if (reading)
+		pthread_mutex_lock(&pl->rlock);
+	for (size_t k = 0; k < n; k++) {
+		struct slot *h = &pl->slots[(pl->head + k) % pl->window];
+		if (reading)
+			release_held(pl, pl->head + k);
+		finish(pl, h);
+		struct vc_sink *fresh = vc_sink_mem(pl->ctx);
+		if (fresh) {
+			vc_sink_close(h->out);
+			h->out = fresh;
+		}
+	}
+	if (reading)
+		pthread_mutex_unlock(&pl->rlock);
+	pthread_mutex_lock(&pl->lock);
+	for (size_t k = 0; k < n; k++) {
+		struct slot *h = &pl->slots[(pl->head + k) % pl->window];
+		h->state = SLOT_FREE;
+		if (reading) { /* the game goes back to its reader */
+			struct warg *w = &pl->wargs[h->owner];
+			w->free[w->nfree++] = h->g;
+			h->g = NULL;
+		}
+	}
+	pl->head += n;
+	if (pl->room_waiting)
+		pthread_cond_broadcast(&pl->room_cv);
+	return n;
+}
+
 vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct vc_parallel_opts *o)
 {
-	return vc_parallel_each(ctx, reader_next, r, o);
+	if (o->jobs <= 1)
+		return run_serial(ctx, reader_next, r, o);
+	struct pool pl;
+	memset(&pl, 0, sizeof pl);
+	vc_ctx_get_diag(ctx, &pl.fn, &pl.fn_user);
+	vc_ctx_set_diag(ctx, hold_diag, &pl);
+	vc_status st = pool_start(&pl, ctx, o, r, reading_worker);
+	pthread_mutex_lock(&pl.lock);
+	while (st == VC_OK) {
+		if (hand_over(&pl, 1))
+			continue;
+		if (pl.eof && pl.head == pl.tail)
+			break;
+		pl.waiting = 1;
+		pthread_cond_wait(&pl.done_cv, &pl.lock);
+		pl.waiting = 0;
+	}
+	if (pl.fatal)
+		st = VC_FATAL;
+	pthread_mutex_unlock(&pl.lock);
+	pool_end(&pl);
+	vc_ctx_set_diag(ctx, pl.fn, pl.fn_user);
+	release_held(&pl, SIZE_MAX);
+	free(pl.held);
+	return st;
 }
 
 vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
@@ -164,62 +536,13 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 		return run_serial(ctx, next, source, o);
 	struct pool pl;
 	memset(&pl, 0, sizeof pl);
-	pl.o = o;
-	pl.ctx = ctx;
-	pl.window = o->window ? o->window : (size_t)o->jobs * 64;
-	pl.slots = vc_calloc(pl.window, sizeof *pl.slots);
-	int nthreads = 0;
-	pthread_t *threads = vc_calloc((size_t)o->jobs, sizeof *threads);
-	struct warg *wargs = vc_calloc((size_t)o->jobs, sizeof *wargs);
-	pl.states = vc_calloc((size_t)o->jobs, sizeof *pl.states);
-	vc_status st = VC_OK, rs = VC_OK;
-	if (!pl.slots || !threads || !wargs || !pl.states) {
-		free(pl.slots);
-		free(threads);
-		free(wargs);
-		free(pl.states);
-		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
-		return VC_FATAL;
-	}
-	for (size_t i = 0; i < pl.window; i++) {
-		pl.slots[i].g = vc_game_new();
-		pl.slots[i].out = vc_sink_mem(ctx);
-		pl.slots[i].result = o->result_size ? calloc(1, o->result_size) : NULL;
-		if (!pl.slots[i].g || !pl.slots[i].out || (o->result_size && !pl.slots[i].result))
-			st = VC_FATAL;
-	}
-	pthread_mutex_init(&pl.lock, NULL);
-	pthread_cond_init(&pl.work_cv, NULL);
-	pthread_cond_init(&pl.done_cv, NULL);
-	for (int i = 0; st == VC_OK && i < o->jobs; i++) {
-		wargs[i].pl = &pl;
-		wargs[i].index = i;
-		if (pthread_create(&threads[i], NULL, worker, &wargs[i]) != 0) {
-			vc_emit(ctx, VC_SEV_FATAL, "threads", NULL, 0, 0, NULL,
-				"cannot start worker threads");
-			st = VC_FATAL;
-			break;
-		}
-		nthreads++;
-	}
+	vc_status st = pool_start(&pl, ctx, o, NULL, worker), rs = VC_OK;
 	while (st == VC_OK) {
 		/* wait for a free slot, handing over finished games meanwhile */
 		pthread_mutex_lock(&pl.lock);
 		for (;;) {
-			struct slot *h = &pl.slots[pl.head % pl.window];
-			if (pl.head < pl.tail && h->state == SLOT_DONE) {
-				pthread_mutex_unlock(&pl.lock);
-				finish(&pl, h);
-				struct vc_sink *fresh = vc_sink_mem(ctx);
-				pthread_mutex_lock(&pl.lock);
-				if (fresh) {
-					vc_sink_close(h->out);
-					h->out = fresh;
-				}
-				h->state = SLOT_FREE;
-				pl.head++;
+			if (hand_over(&pl, 0))
 				continue;
-			}
 			if (pl.tail - pl.head < pl.window)
 				break;
 			pl.waiting = 1;
@@ -244,38 +567,17 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 	pthread_mutex_lock(&pl.lock);
 	pl.eof = 1;
 	pthread_cond_broadcast(&pl.work_cv);
-	/* hand over the rest, in order */
-	while (pl.head < pl.tail && nthreads > 0) {
-		struct slot *h = &pl.slots[pl.head % pl.window];
-		if (h->state != SLOT_DONE) {
-			pl.waiting = 1;
-			pthread_cond_wait(&pl.done_cv, &pl.lock);
-			pl.waiting = 0;
+	/* hand over the rest, in order (none was read when no worker started) */
+	for (;;) {
+		if (hand_over(&pl, 0))
 			continue;
-		}
-		pthread_mutex_unlock(&pl.lock);
-		finish(&pl, h);
-		pthread_mutex_lock(&pl.lock);
-		h->state = SLOT_FREE;
-		pl.head++;
+		if (pl.head == pl.tail || pl.nthreads == 0)
+			break;
+		pl.waiting = 1;
+		pthread_cond_wait(&pl.done_cv, &pl.lock);
+		pl.waiting = 0;
 	}
 	pthread_mutex_unlock(&pl.lock);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(threads[i], NULL);
-	for (int i = 0; i < nthreads; i++)
-		if (o->worker_free)
-			o->worker_free(pl.states[i]);
-	for (size_t i = 0; i < pl.window; i++) {
-		vc_game_free(pl.slots[i].g);
-		vc_sink_close(pl.slots[i].out);
-		free(pl.slots[i].result);
-	}
-	pthread_mutex_destroy(&pl.lock);
-	pthread_cond_destroy(&pl.work_cv);
-	pthread_cond_destroy(&pl.done_cv);
-	free(pl.slots);
-	free(threads);
-	free(wargs);
-	free(pl.states);
+	pool_end(&pl);
 	return st;
 }

@@ -16,9 +16,35 @@ same_j() { # name file
 		diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
 	fi
 }
-for f in corpora/chess/*.pgn corpora/schizochess/*.pgn; do
+# every archive of the repository's corpora: broken games, garbage, BOMs and
+# every variant; -j 2 on this machine's cores, -j 5 with more readers than
+# cores (each reads batches of games in turn, vc_parallel_run)
+for f in corpora/*/*.pgn; do
 	same_j "j-$(basename "$(dirname "$f")")-$(basename "$f" .pgn)" "$f"
 done
+same_j5() { # name file: -j 5 and --strict too
+	local a b
+	a=$(vchess-validate -j 1 --strict -v --summary "$2" 2>&1)
+	b=$(vchess-validate -j 5 --strict -v --summary "$2" 2>&1)
+	if [ "$a" = "$b" ]; then echo "ok $1: -j 5 --strict equals -j 1"; else
+		echo "not ok $1: -j 5 --strict differs from -j 1"
+		diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
+	fi
+}
+for f in corpora/chess/broken.pgn corpora/chess/garbage.pgn corpora/sico/*.pgn; do
+	same_j5 "j5-$(basename "$(dirname "$f")")-$(basename "$f" .pgn)" "$f"
+done
+# a damaged gzip stream read from standard input: the games before the
+# damage, then the same error, at every -j
+tmpz=$(mktemp)
+gzip -c corpora/chess/broken.pgn corpora/chess/example.pgn corpora/chess/tags.pgn | head -c 1200 >"$tmpz"
+a=$(vchess-validate -j 1 -v --summary - <"$tmpz" 2>&1)
+b=$(vchess-validate -j 3 -v --summary - <"$tmpz" 2>&1)
+rm -f "$tmpz"
+if [ "$a" = "$b" ] && [ -n "$a" ]; then echo "ok j-damaged-gzip-stdin: -j 3 equals -j 1"; else
+	echo "not ok j-damaged-gzip-stdin: -j 3 differs from -j 1"
+	diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
+fi
 same_j j-crazyhouse-360 "$C/variant/crazyhouse-360.pgn.gz"
 same_j j-lichess-other "$C/variant/lichess-other-variants.pgn.gz"
 same_j j-pgnmentor "$C/standard/pgnmentor-10-players.pgn.gz"
