@@ -44,6 +44,7 @@
 #include "base/vc_base.h"
 
 enum { SLOT_FREE, SLOT_READY, SLOT_DONE };
+enum { BATCH_MAX = 16 }; /* games a reading worker reads at a time, at most */
 
 struct slot {
 	struct vc_game *g; /* reading workers: one of the reader's own games */
@@ -234,20 +235,25 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 		pthread_mutex_lock(&pl->rlock);
 		pthread_mutex_lock(&pl->lock);
 	}
-	size_t room = pl->window - (pl->tail - pl->head), n = 0;
-	if (room > me->nfree)
-		room = me->nfree;
+	/* the games to read into are taken off the free list here: the
+	 * caller's thread puts handed-over ones back on it meanwhile */
+	struct vc_game *mine[BATCH_MAX];
+	size_t room = pl->window - (pl->tail - pl->head), n = 0, take = pl->batch;
+	if (take > room)
+		take = room;
+	if (take > me->nfree)
+		take = me->nfree;
+	for (size_t k = 0; k < take; k++)
+		mine[k] = me->free[--me->nfree];
 	*first = pl->tail;
 	int eof = pl->eof;
 	pthread_mutex_unlock(&pl->lock);
-	if (eof)
-		return 0;
-	vc_status rs = VC_OK;
-	while (n < pl->batch && n < room) {
+	vc_status rs = eof ? VC_END : VC_OK;
+	while (rs == VC_OK && n < take) {
 		struct slot *s = &pl->slots[(*first + n) % pl->window];
 		if (pl->o->result_size)
 			memset(s->result, 0, pl->o->result_size);
-		s->g = me->free[me->nfree - 1 - n];
+		s->g = mine[n];
 		s->owner = index;
 		pl->reading_now = 1;
 		pl->read_seq = *first + n;
@@ -258,9 +264,10 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 		n++;
 	}
 	pthread_mutex_lock(&pl->lock);
-	me->nfree -= n;
+	for (size_t k = take; k > n; k--) /* not read into: back on the list */
+		me->free[me->nfree++] = mine[k - 1];
 	pl->tail += n;
-	if (rs != VC_OK) {
+	if (rs != VC_OK && !eof) {
 		pl->eof = 1;
 		pl->fatal |= rs == VC_FATAL;
 		pthread_cond_broadcast(&pl->room_cv);
@@ -357,8 +364,8 @@ static vc_status pool_start(struct pool *pl, struct vc_ctx *ctx, const struct vc
 	pl->ctx = ctx;
 	pl->window = o->window ? o->window : (size_t)o->jobs * 64;
 	pl->batch = pl->window / (2 * (size_t)o->jobs);
-	if (pl->batch > 16)
-		pl->batch = 16;
+	if (pl->batch > BATCH_MAX)
+		pl->batch = BATCH_MAX;
 	if (pl->batch < 1)
 		pl->batch = 1;
 	/* the locks are held for a few instructions (lock) or one batch of

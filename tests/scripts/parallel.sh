@@ -34,6 +34,27 @@ same_j5() { # name file: -j 5 and --strict too
 for f in corpora/chess/broken.pgn corpora/chess/garbage.pgn corpora/sico/*.pgn; do
 	same_j5 "j5-$(basename "$(dirname "$f")")-$(basename "$f" .pgn)" "$f"
 done
+# many games, each handed over in order with its tags and statistics: the
+# lichess archive (its first 5,000 games under the sanitizers), -j 3 against
+# -j 1, every message and the statistics, which read each game's tags
+L=$C/standard/lichess-magnus-2018-2022.pgn.gz
+if [ -f "$L" ]; then
+	tmpl=$(mktemp)
+	if [ "${VCHESS_SAN:-0}" = 1 ]; then
+		gzip -dc "$L" | awk '/^\[Event /{n++} n > 5000 {exit} {print}' >"$tmpl"
+	else
+		gzip -dc "$L" >"$tmpl"
+	fi
+	a=$(vchess-validate -j 1 -v --summary --stats "$tmpl" 2>&1)
+	b=$(vchess-validate -j 3 -v --summary --stats "$tmpl" 2>&1)
+	rm -f "$tmpl"
+	if [ "$a" = "$b" ]; then echo "ok j-lichess-stats: -j 3 equals -j 1"; else
+		echo "not ok j-lichess-stats: -j 3 differs from -j 1"
+		diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
+	fi
+else
+	echo "skip j-lichess-stats # $L absent"
+fi
 # a damaged gzip stream read from standard input: the games before the
 # damage, then the same error, at every -j
 tmpz=$(mktemp)
