@@ -62,7 +62,7 @@ note() { # once each: two rows may share a vchess measurement
 # ---- measuring ------------------------------------------------------------------------------
 # def NAME [--in FILE] [--null] CMD...   defines a measurement (stdin from FILE or /dev/null;
 # stdout to $TMP/NAME.out, or to /dev/null with --null; stderr to $TMP/NAME.err).
-declare -A CMD IN NULLOUT T M RC N
+declare -A CMD IN NULLOUT T M RC N CPU
 def() {
 	local name=$1
 	shift
@@ -84,12 +84,11 @@ run_one() {
 	eval "local -a argv=(${CMD[$name]})"
 	: >"$TMP/time"
 	# shellcheck disable=SC2154
-	"$TIME" -o "$TMP/time" -f '%e %M' "${argv[@]}" <"${IN[$name]}" >"$out" 2>"$TMP/$name.err"
+	"$TIME" -o "$TMP/time" -f '%e %M %U %S' "${argv[@]}" <"${IN[$name]}" >"$out" 2>"$TMP/$name.err"
 	rc=$?
 	# GNU time writes "Command exited with non-zero status N" first; the figures come last.
-	line=$(tail -n 1 "$TMP/time")
-	t=${line% *}
-	m=${line#* }
+	local cpu
+	read -r t m cpu < <(tail -n 1 "$TMP/time" | awk '{print $1, $2, $3 + $4}')
 	case $t in *[!0-9.]* | '') t= ;; esac
 	case $m in *[!0-9]* | '') m=0 ;; esac
 	RC[$name]=$rc
@@ -97,6 +96,7 @@ run_one() {
 	if [ -n "$t" ]; then
 		if [ -z "${T[$name]:-}" ] || awk -v a="$t" -v b="${T[$name]}" 'BEGIN{exit !(a<b)}'; then
 			T[$name]=$t
+			CPU[$name]=$cpu # user + system seconds of the best run
 		fi
 	fi
 	[ "$m" -gt "${M[$name]:-0}" ] && M[$name]=$m
@@ -447,6 +447,9 @@ else
 	measure vj2 vj1
 	games=$(games_of vj2 "$TMP/lichess.pgn")
 	vnote vj2 "$games"
+	# the processor time (user + system) per game of both, as the target asks
+	R="$R; cpu/game $(awk -v g="$games" -v a="${CPU[vj2]:-}" -v b="${CPU[vj1]:-}" \
+		'BEGIN{ if (g>0 && a!="" && b!="") printf "%.1f us (-j 2) vs %.1f us (-j 1)", a*1e6/g, b*1e6/g; else print "?" }')"
 	row "$label" vj2 "vchess-validate -j 1" vj1 "$R"
 fi
 

@@ -13,6 +13,13 @@
 # Needs node and tests/node/node_modules (npm ci in tests/node); skipped
 # with the reason when either is missing.
 set -u
+# Compared with ffish in make check only: under the sanitizers
+# (make san sets VCHESS_SAN=1) it skips, the C code it drives running there
+# in t_genval, t_diff, t_bb and the goldens (random games of every variant).
+if [ "${VCHESS_SAN:-0}" = 1 ]; then
+	echo "skip ffish-shogi: compared with ffish in make check; the same C code runs under the sanitizers in the unit tests"
+	exit 0
+fi
 node_dir=tests/node
 games=2 plies=80
 if [ "${FULL:-0}" = 1 ]; then

@@ -3,6 +3,13 @@
 # Stockfish and Fairy-Stockfish, crazyhouse against Fairy-Stockfish, on the
 # positions of tests/perft/*.perft at depth 2 (and the start at depth 4).
 set -u
+# Compared with Stockfish and Fairy-Stockfish in make check only: under the sanitizers
+# (make san sets VCHESS_SAN=1) it skips, the C code it drives running there
+# in t_genval, t_diff, t_bb and the goldens (random games of every variant).
+if [ "${VCHESS_SAN:-0}" = 1 ]; then
+	echo "skip peer-perft: compared with Stockfish and Fairy-Stockfish in make check; the same C code runs under the sanitizers in the unit tests"
+	exit 0
+fi
 uci() { # engine variant fen depth
 	printf 'uci\n%sposition fen %s\ngo perft %s\nquit\n' \
 		"$([ "$2" = chess ] || echo "setoption name UCI_Variant value $2\n")" "$3" "$4" |
