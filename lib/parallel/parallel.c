@@ -188,12 +188,20 @@ static void mark_done(struct pool *pl, struct slot *s)
 		pthread_cond_signal(&pl->done_cv);
 }
 
+/* A worker's own state, kept where pool_end frees it. */
+static void *worker_state(const struct warg *wa)
+{
+	const struct vc_parallel_opts *o = wa->pl->o;
+	void *state = o->worker_new ? o->worker_new(o->user) : NULL;
+	wa->pl->states[wa->index] = state;
+	return state;
+}
+
 static void *worker(void *arg)
 {
 	struct warg *wa = arg;
 	struct pool *pl = wa->pl;
-	void *state = pl->o->worker_new ? pl->o->worker_new(pl->o->user) : NULL;
-	pl->states[wa->index] = state;
+	void *state = worker_state(wa);
 	for (;;) {
 		pthread_mutex_lock(&pl->lock);
 		while (pl->next == pl->tail && !pl->eof)
@@ -283,8 +291,7 @@ static void *reading_worker(void *arg)
 {
 	struct warg *wa = arg;
 	struct pool *pl = wa->pl;
-	void *state = pl->o->worker_new ? pl->o->worker_new(pl->o->user) : NULL;
-	pl->states[wa->index] = state;
+	void *state = worker_state(wa);
 	for (;;) {
 		size_t first = 0;
 		pthread_mutex_lock(&pl->rlock);
