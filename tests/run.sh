@@ -338,10 +338,13 @@ flush() {
 
 # The order they start in: the longest first, so that no long test starts
 # last and runs alone while the other processors idle; by the wall times of
-# the build's previous run (test-times.tsv), and without them the scripts
-# (where the long tests are) before the rest.  Reports keep the fixed order.
+# the build's previous run (test-times.tsv), else by those of a run kept in
+# tests/times/ for a fresh build of that name (build, build-san: what CI
+# has), and for a test in neither the scripts (where the long tests are)
+# before the rest.  Reports keep the fixed order.
 start_order() {
 	local times=$build/test-times.tsv i
+	[ -f "$times" ] || times=tests/times/$(basename "$build").tsv
 	{
 		for ((i = 0; i < n; i++)); do
 			printf '%s\t%s\n' "$i" "${names[i]}"
