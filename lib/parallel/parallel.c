@@ -245,7 +245,7 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 	}
 	/* the games to read into are taken off the free list here: the
 	 * caller's thread puts handed-over ones back on it meanwhile */
-	struct vc_game *mine[BATCH_MAX];
+	struct vc_game *mine[BATCH_MAX] = { 0 };
 	size_t room = pl->window - (pl->tail - pl->head), n = 0, take = pl->batch;
 	if (take > room)
 		take = room;
