@@ -221,6 +221,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Under the lock: whether reader me must wait for a slot or a game of its
+ * own to read into. */
+static int no_room(const struct pool *pl, const struct warg *me)
+{
+	return !pl->eof && (pl->tail - pl->head >= pl->window || !me->nfree);
+}
+
 /* Under rlock: reads up to pl->batch games into the slots from tail on;
  * their count (0 once the input has ended).  Waits, without rlock, while
  * the window is full. */
@@ -228,7 +235,7 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 {
 	struct warg *me = &pl->wargs[index];
 	pthread_mutex_lock(&pl->lock);
-	while (!pl->eof && (pl->tail - pl->head >= pl->window || !me->nfree)) {
+	while (no_room(pl, me)) {
 		/* rlock is released meanwhile: done() needs it to free slots */
 		pl->room_waiting++;
 		if (pl->waiting && should_wake(pl))
@@ -236,7 +243,7 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 		pthread_mutex_unlock(&pl->lock);
 		pthread_mutex_unlock(&pl->rlock);
 		pthread_mutex_lock(&pl->lock);
-		while (!pl->eof && (pl->tail - pl->head >= pl->window || !me->nfree))
+		while (no_room(pl, me))
 			pthread_cond_wait(&pl->room_cv, &pl->lock);
 		pl->room_waiting--;
 		pthread_mutex_unlock(&pl->lock);
@@ -475,8 +482,9 @@ static void pool_end(struct pool *pl)
 /* Under the lock, on the caller's thread: hands the done slots at head
  * over, in order, n at a time (done() under rlock when the workers read),
  * frees them with fresh sinks, and says how many it handed over. */
-static size_t hand_over(struct pool *pl, int reading)
+static size_t hand_over(struct pool *pl)
 {
+	int reading = pl->r != NULL;
 	size_t n = 0;
 	while (pl->head + n < pl->tail && pl->slots[(pl->head + n) % pl->window].state == SLOT_DONE)
 		n++;
@@ -525,7 +533,7 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 	vc_status st = pool_start(&pl, ctx, o, r, reading_worker);
 	pthread_mutex_lock(&pl.lock);
 	while (st == VC_OK) {
-		if (hand_over(&pl, 1))
+		if (hand_over(&pl))
 			continue;
 		if (pl.eof && pl.head == pl.tail)
 			break;
@@ -555,7 +563,7 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 		/* wait for a free slot, handing over finished games meanwhile */
 		pthread_mutex_lock(&pl.lock);
 		for (;;) {
-			if (hand_over(&pl, 0))
+			if (hand_over(&pl))
 				continue;
 			if (pl.tail - pl.head < pl.window)
 				break;
@@ -583,7 +591,7 @@ vc_status vc_parallel_each(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 	pthread_cond_broadcast(&pl.work_cv);
 	/* hand over the rest, in order (none was read when no worker started) */
 	for (;;) {
-		if (hand_over(&pl, 0))
+		if (hand_over(&pl))
 			continue;
 		if (pl.head == pl.tail || pl.nthreads == 0)
 			break;

@@ -1000,7 +1000,8 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 }
 
 /* the moves generated while resolving, one step at a time: the calling
- * thread's scratch block, set by resolve_move */
+ * thread's scratch block, fetched once by resolve_move (the block of a
+ * slot stays while its thread lives) */
 static __thread vc_move *rbuf;
 
 /* Gating: the piece the move text says enters from the hand: the one after
@@ -1556,8 +1557,7 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
 	if (untested)
 		*untested = 0;
-	rbuf = vc_scratch(VC_SCRATCH_RESOLVE, VC_MAX_MOVES * 4 * sizeof *rbuf);
-	if (!rbuf)
+	if (!rbuf && !(rbuf = vc_scratch(VC_SCRATCH_RESOLVE, VC_MAX_MOVES * 4 * sizeof *rbuf)))
 		return fail(code, "oom", msg, n, "out of memory");
 	if (san->wxf)
 		return vc_wxf_resolve(p, text, len, out, code, msg, n);
