@@ -160,6 +160,7 @@ static struct cached *compiled(struct vc_validator *val, const char *key)
 	if (!c->key)
 		return NULL;
 	struct vc_ctx *quiet = vc_ctx_new();
+	vc_ctx_copy_settings(quiet, val->ctx); /* --no-bitboards too */
 	c->v = vc_variant_load(quiet ? quiet : val->ctx, key);
 	vc_ctx_free(quiet);
 	if (c->v) {

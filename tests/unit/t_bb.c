@@ -233,6 +233,25 @@ VT_TEST(mirror_against_tries)
 	vc_ctx_free(plain);
 }
 
+/* The validator loads its variants by its context's setting: without
+ * bitboards (vchess-validate --no-bitboards) they keep no mirror. */
+VT_TEST(validator_follows_the_context)
+{
+	for (int on = 0; on < 2; on++) {
+		struct vc_ctx *ctx = vc_ctx_new();
+		vc_ctx_set_bitboards(ctx, on);
+		struct vc_validate_opts o = { 0 };
+		struct vc_validator *val = vc_validator_new(ctx, &o);
+		const char *names[] = { "chess", "schizochess" };
+		for (size_t i = 0; i < 2; i++) {
+			const struct vc_variant *v = vc_validator_get_variant(val, names[i]);
+			VT_CHECK(v && (v->bbm != NULL) == on);
+		}
+		vc_validator_free(val);
+		vc_ctx_free(ctx);
+	}
+}
+
 /* A variant made for the shapes no built-in that fits has: a nightrider
  * (a ride whose step is no compass direction), a lance (one direction
  * alone), a piece that moves as a knight and takes as a rook, pawns that
@@ -364,5 +383,6 @@ VT_TEST(chess_published)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
+	VT_ENTRY(made_shapes), VT_ENTRY(chess_edges),
 	VT_ENTRY(chess_published))
