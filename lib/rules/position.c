@@ -225,10 +225,11 @@ int vc_position_plies_to_transform(const struct vc_position *p)
 	const struct vc_variant *v = p->v;
 	if (!(v->rules & VC_R_SWAP_HALVES) || v->swap_period <= 0)
 		return -1;
-	long done = p->ply - v->swap_offset;
-	long per = v->swap_period;
-	long r = ((done % per) + per) % per;
-	return (int)(per - r);
+	int per = v->swap_period;
+	int r = (int)((p->ply - v->swap_offset) % per);
+	if (r < 0)
+		r += per;
+	return per - r;
 }
 
 /* ---- make and unmake ---- */
@@ -276,20 +277,17 @@ void vc_pos_kirby_death(struct vc_position *p, struct vc_undo *u)
 	const struct vc_variant *v = p->v;
 	for (int c = 0; c < 2; c++) {
 		int others = 0, kirbies = 0;
-		for (int i = 0; i < p->npl[c]; i++) {
+		for (int i = 0; i < p->npl[c] && !others; i++) {
 			int sq = p->plist[c][i];
 			unsigned props = v->types[vc_code_type(p->board[sq])].props;
-			if (props & VC_P_DIES_ALONE) {
+			if (props & VC_P_DIES_ALONE)
 				kirbies += !(p->sqf[sq] & VC_SQF_DEAD);
-				continue;
-			}
-			if ((props & VC_P_ROYAL) ||
-			    (props & (VC_P_IMMOBILE | VC_P_UNCAPTURABLE)) ==
-				    (VC_P_IMMOBILE | VC_P_UNCAPTURABLE))
-				continue;
-			others++;
+			else
+				others = !(props & VC_P_ROYAL) &&
+					 (props & (VC_P_IMMOBILE | VC_P_UNCAPTURABLE)) !=
+						 (VC_P_IMMOBILE | VC_P_UNCAPTURABLE);
 		}
-		if (others || !kirbies)
+		if (others || !kirbies) /* the first other piece settles it */
 			continue;
 		for (int i = 0; i < p->npl[c]; i++) {
 			int sq = p->plist[c][i];
@@ -895,43 +893,47 @@ void vc_pos_unmake(struct vc_position *p)
  * which on an odd number of files is not the same shift). */
 static inline int swapped_square(const struct vc_variant *v, int sq, int shift)
 {
-	int f = sq % v->files;
-	return sq - f + (f + shift) % v->files;
+	int f = v->sqfile[sq], g = f + shift;
+	return sq - f + (g < v->files ? g : g - v->files);
+}
+
+/* Each rank of a mirror word turned shift files along, wrapping: the
+ * squares of files below files - shift go up by shift, the others down by
+ * the rest of the way round. */
+static inline uint64_t turned_ranks(uint64_t x, uint64_t low, int shift, int files)
+{
+	return ((x & low) << shift) | ((x & ~low) >> (files - shift));
 }
 
 /* The board halves swap places (rule swap-halves), or with undo swap
- * back: every square's piece and flags, the piece lists, the kings, the
- * castling partners and the en-passant targets; the hash is made anew
- * (unmake takes it back from the undo record instead).  On an even number
- * of files the swap is a set of pairs, done in place. */
+ * back: every square's piece and flags, the mirror, the piece lists, the
+ * kings, the castling partners and the en-passant targets; the hash is
+ * made anew (unmake takes it back from the undo record instead).  The
+ * board turns from a copy of it. */
 static void swap_halves(struct vc_position *p, int undo)
 {
 	const struct vc_variant *v = p->v;
 	int half = v->files / 2, shift = undo ? v->files - half : half;
-	if (v->files % 2 == 0) {
-		for (int r = 0; r < v->ranks; r++)
-			for (int a = r * v->files, e = a + half; a < e; a++) {
-				uint8_t b = p->board[a], fl = p->sqf[a];
-				p->board[a] = p->board[a + half];
-				p->sqf[a] = p->sqf[a + half];
-				p->board[a + half] = b;
-				p->sqf[a + half] = fl;
-			}
-	} else {
-		/* an odd number: each rank turned through a copy of it */
-		uint8_t rb[VC_MAXSQ], rf[VC_MAXSQ];
-		for (int r = 0; r < v->ranks; r++) {
-			int a = r * v->files;
-			memcpy(rb, p->board + a, (size_t)v->files);
-			memcpy(rf, p->sqf + a, (size_t)v->files);
-			for (int f = 0; f < v->files; f++) {
-				p->board[a + (f + shift) % v->files] = rb[f];
-				p->sqf[a + (f + shift) % v->files] = rf[f];
-			}
+	if (shift >= v->files) /* one file: nothing moves */
+		shift = 0;
+	int up = v->files - shift;
+	uint8_t rb[VC_MAXSQ], rf[VC_MAXSQ];
+	memcpy(rb, p->board, (size_t)v->nsq);
+	memcpy(rf, p->sqf, (size_t)v->nsq);
+	for (int a = 0; a < v->nsq; a += v->files)
+		for (int f = 0, g = shift; f < v->files; f++, g = g + 1 < v->files ? g + 1 : 0) {
+			p->board[a + g] = rb[a + f];
+			p->sqf[a + g] = rf[a + f];
 		}
+	if (v->bbm) {
+		uint64_t low = 0, lowrank = (1ULL << up) - 1;
+		for (int r = 0; r < v->ranks; r++)
+			low |= lowrank << (r * v->files);
+		p->bbocc = turned_ranks(p->bbocc, low, shift, v->files);
+		for (int c = 0; c < 2; c++)
+			for (int t = 0; t < VC_BB_MAXT; t++)
+				p->bbt[c][t] = turned_ranks(p->bbt[c][t], low, shift, v->files);
 	}
-	if (v->bbm)
-		vc_bb_sync(p);
 	for (int c = 0; c < 3; c++)
 		for (int i = 0; i < p->npl[c]; i++) {
 			int sq = swapped_square(v, p->plist[c][i], shift);

@@ -1365,6 +1365,8 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	struct compile c = { .v = v };
 	int rc = -1;
 	v->nsq = v->files * v->ranks;
+	for (int sq = 0; sq < v->nsq; sq++)
+		v->sqfile[sq] = (uint8_t)(sq % v->files);
 	promotion_zones(v);
 	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
 	    pin_tables(v) || zobrist_keys(v) ||

@@ -332,6 +332,7 @@ struct vc_variant {
 	struct vc_reserve_spec reserve[VC_MAXRES];
 	int nreserve;
 	int swap_period, swap_offset;
+	uint8_t sqfile[VC_MAXSQ]; /* the file of each square (compiled) */
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
 	int has_end;              /* some end rule beyond mate and a drawn stalemate */
