@@ -84,7 +84,8 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 		if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
 			return 0;
 	}
-	if (v->bbm) /* the mirror: attacks_off_tries is 0 */
+	/* the mirror, unless a piece it leaves out could attack */
+	if (v->bbm && !vc_bb_holds(p, by, v->bboutcap))
 		return vc_bb_attacked(p, sq, by);
 	if (vc_trie_walk(p, v->trie, v->trieoff[0][by][sq], v->trieend[0][by][sq], by))
 		return 1;

@@ -11,7 +11,10 @@
  * only), walked square by square.  A variant whose paths have other shapes,
  * or whose mechanics need more than moving, taking (en passant too),
  * promoting and castling, gets no tables (v->bb stays NULL) and perft keeps
- * to movegen.c's general way.
+ * to movegen.c's general way.  The mirror's tables (v->bbm, the attack
+ * tests and origins) may leave out types of other shapes that are not
+ * royal (vc_bb_outside): while such a piece stands on the board, the tests
+ * it could change go the general way (vc_bb_holds).
  *
  * Generation is legal: the checkers and the pieces pinned to the royal
  * piece are found from it outwards along the enemy's ride directions; a
@@ -58,6 +61,7 @@ struct vc_bb {
 	int nsq, files, ranks, ntypes, ndir, king;
 	int perft; /* the variant's mechanics fit too */
 	int moves; /* those of its moves on the board do (the mate test) */
+	uint64_t out, outcap; /* the types left out (vc_bb_outside) */
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
@@ -173,7 +177,7 @@ static int find_rides(struct vc_bb *b, const struct vc_variant *v)
 {
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++)
-			for (int o = 0; o < v->nsq; o++) {
+			for (int o = 0; o < v->nsq && !(b->out >> t & 1); o++) {
 				int32_t off = v->pathoff[s][t][o];
 				if (!off)
 					continue;
@@ -300,26 +304,46 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 	return (shortdest & other) ? -1 : 0;
 }
 
-/* The variant's own rules and pieces: only what the core knows. */
-/* The board and the pieces: what the tables can hold, and what the
- * attack tests over the mirror must know (no two-square pieces, no paths
- * walked outside the tries, no piece that dies alone: a dead piece
+/* A type whose moves the tables cannot hold: a walked one (a hop, a first
+ * move, a path too long for the tries), a bent, zigzag or reflecting one,
+ * one kept within a region, or one that dies alone (a dead piece moves and
  * attacks nothing). */
-static int pieces_fit(const struct vc_variant *v)
+static int type_outside(const struct vc_variant *v, int t)
 {
-	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->two_types || v->walk_types ||
-	    v->attacks_off_tries)
-		return 0;
+	const struct vc_ptype *pt = &v->types[t];
+	if ((pt->props & VC_P_DIES_ALONE) || (v->walk_types >> t & 1))
+		return 1;
+	for (int a = 0; a < pt->natoms; a++)
+		if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
+		    pt->atoms[a].within)
+			return 1;
+	return 0;
+}
+
+/* 0 when the board and the pieces fit the tables, with the types left out
+ * of them in b->out and, of those, the ones that take in b->outcap.  No
+ * royal type may be left out (one always stands on the board, and the
+ * mirror would never serve), and no two-square piece fits. */
+static int pieces_fit(struct vc_bb *b, const struct vc_variant *v)
+{
+	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->two_types)
+		return -1;
 	for (int t = 0; t < v->ntypes; t++) {
 		const struct vc_ptype *pt = &v->types[t];
-		if (pt->props & (VC_P_DIES_ALONE | VC_P_TWOSQUARE))
-			return 0;
-		for (int a = 0; a < pt->natoms; a++)
-			if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
-			    pt->atoms[a].within)
-				return 0;
+		if (!type_outside(v, t))
+			continue;
+		if ((pt->props & (VC_P_ROYAL | VC_P_TWOSQUARE)) || t == v->king_type)
+			return -1;
+		b->out |= 1ULL << t;
+		if (pt->natoms && !(pt->props & (VC_P_NOCAPTURE | VC_P_IMMOBILE)))
+			b->outcap |= 1ULL << t;
 	}
-	return 1;
+	return 0;
+}
+
+uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
+{
+	return b ? (capture ? b->outcap : b->out) : 0;
 }
 
 /* The mechanics the generator over bitboards knows: moving, taking (en
@@ -457,11 +481,9 @@ static int back_tables(struct vc_bb *b)
 
 struct vc_bb *vc_bb_build(const struct vc_variant *v)
 {
-	if (!pieces_fit(v))
-		return NULL;
 	struct vc_bb *b = calloc(1, sizeof *b);
-	if (!b)
-		return NULL;
+	if (!b || pieces_fit(b, v))
+		goto no;
 	b->nsq = v->nsq;
 	b->files = v->files;
 	b->ranks = v->ranks;
@@ -474,18 +496,20 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 			b->soff[s][t] = calloc(65, sizeof(uint32_t));
 			if (!b->soff[s][t])
 				goto no;
-			for (int o = 0; o < v->nsq; o++)
+			int out = b->out >> t & 1; /* no paths in the tables */
+			for (int o = 0; o < v->nsq && !out; o++)
 				if (origin_tables(b, v, s, t, o))
 					goto no;
-			for (int o = v->nsq; o <= 64; o++)
+			for (int o = out ? 0 : v->nsq; o <= 64; o++)
 				b->soff[s][t][o] = (uint32_t)b->nsp;
 		}
 	promo_tables(b, v);
 	attack_tables(b);
 	if (back_tables(b))
 		goto no;
-	b->perft = mechanics_fit(v, 0);
-	b->moves = mechanics_fit(v, 1);
+	/* the generator over bitboards knows every piece or none */
+	b->perft = !b->out && mechanics_fit(v, 0);
+	b->moves = !b->out && mechanics_fit(v, 1);
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
 		int mk = vc_sq(v->files, c->king_to % v->files,

@@ -33,7 +33,7 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		     int capture, int16_t *out, int cap)
 {
 	const struct vc_variant *v = p->v;
-	if (v->bbm)
+	if (v->bbm && !vc_bb_holds(p, side, mask & v->bbout))
 		return vc_bb_reach(p, side, mask, target, capture, out, cap);
 	const struct vc_tnode *t = v->trie;
 	int k = capture ? 0 : 1;
@@ -866,7 +866,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 		}
 	}
 	memset(pi->set, 0, sizeof(uint64_t) * (size_t)((v->nsq + 63) / 64));
-	if (v->bbm) { /* over the mirror (no two-square pieces there) */
+	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap)) { /* over the mirror */
 		pi->check = pi->check || vc_bb_attacked(p, k, them);
 		pi->set[0] = vc_bb_pinned(p, k, side);
 		pi->any = pi->set[0] != 0;
@@ -954,7 +954,8 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->bbm) /* the whole test over the mirror costs less than the tries' part */
+	/* the whole test over the mirror costs less than the tries' part */
+	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap))
 		return vc_attacked(p, k, them);
 	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
@@ -1041,7 +1042,8 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	int side = p->side, k = p->king[side];
 	uint8_t *b = p->board;
 	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
-	if (v->bbm && !face && !(v->rules & VC_R_EXPLOSION)) /* the whole test, over the mirror */
+	if (v->bbm && !face && !(v->rules & VC_R_EXPLOSION) &&
+	    !vc_bb_holds(p, side ^ 1, v->bboutcap)) /* the whole test, over the mirror */
 		return vc_bb_attacked_after(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];

@@ -432,6 +432,11 @@ struct vc_variant {
 	   tests and the origins of a written move read), bb the same tables when
 	   the variant's mechanics fit them too (perft over bitboards); NULL else */
 	struct vc_bb *bbm, *bb;
+	/* the types the mirror's tables leave out (bitboard.c, vc_bb_outside),
+	   and those of them that take: while a side has such a piece on the
+	   board, its attack tests (or the origins of those types) go the
+	   general way */
+	uint64_t bbout, bboutcap;
 };
 
 #define VC_TN1_REACH 0x8000
@@ -748,6 +753,18 @@ uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);
 /* vc_reach_origins over the mirror (p->v->bbm set), origins in square order */
 int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
 		int16_t *out, int cap);
+/* The types b leaves out of its tables: all of them, or (capture) those
+ * that take. */
+uint64_t vc_bb_outside(const struct vc_bb *b, int capture);
+/* Has side a piece of the types on the board (its mirror)?  While it has
+ * one of v->bboutcap, the mirror cannot say what it attacks. */
+static inline int vc_bb_holds(const struct vc_position *p, int side, uint64_t types)
+{
+	for (; types; types &= types - 1)
+		if (p->bbt[side][__builtin_ctzll(types)])
+			return 1;
+	return 0;
+}
 /* The mirror of p made anew from its board. */
 void vc_bb_sync(struct vc_position *p);
 /* The mirror with the piece code on sq added or taken away (p->v->bbm set). */
