@@ -241,7 +241,7 @@ static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area
 	p->hash ^= z * p->res[side][area][t];
 	p->res[side][area][t] = (uint8_t)(p->res[side][area][t] + d);
 	p->hash ^= z * p->res[side][area][t];
-	if (u->nreschg < VC_NELEM(u->reschg)) {
+	if (u && u->nreschg < VC_NELEM(u->reschg)) {
 		u->reschg[u->nreschg][0] = (int8_t)side;
 		u->reschg[u->nreschg][1] = (int8_t)area;
 		u->reschg[u->nreschg][2] = (int8_t)t;
@@ -251,21 +251,18 @@ static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area
 }
 
 /* SC-Chess exchange: while both prisons hold a piece of one kind, each goes
- * to its owner's airfield (area 0; the prison is area 1). */
-static void exchange_prisoners(struct vc_position *p, struct vc_undo *u)
+ * to its owner's airfield (area 0; the prison is area 1).  One pass: an
+ * exchange fills airfields, never a prison. */
+void vc_pos_exchange_prisoners(struct vc_position *p, struct vc_undo *u)
 {
 	const struct vc_variant *v = p->v;
-	for (int again = 1; again;) {
-		again = 0;
-		for (int t = 0; t < v->ntypes; t++)
-			while (p->res[VC_WHITE][1][t] && p->res[VC_BLACK][1][t]) {
-				res_add(p, u, VC_WHITE, 1, t, -1); /* a black piece leaves White's prison */
-				res_add(p, u, VC_BLACK, 0, t, 1);
-				res_add(p, u, VC_BLACK, 1, t, -1);
-				res_add(p, u, VC_WHITE, 0, t, 1);
-				again = 1;
-			}
-	}
+	for (int t = 0; t < v->ntypes; t++)
+		while (p->res[VC_WHITE][1][t] && p->res[VC_BLACK][1][t]) {
+			res_add(p, u, VC_WHITE, 1, t, -1); /* a black piece leaves White's prison */
+			res_add(p, u, VC_BLACK, 0, t, 1);
+			res_add(p, u, VC_BLACK, 1, t, -1);
+			res_add(p, u, VC_WHITE, 0, t, 1);
+		}
 }
 
 /* The Kirby death rule: a side with nothing left but royal pieces, pieces
@@ -631,8 +628,8 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 		vc_pos_remove(p, to);
 		vc_pos_put(p, to, vc_code(pt, side), fl);
 	}
-	if (v->rules & VC_R_PRISON)
-		exchange_prisoners(p, u);
+	if ((v->rules & VC_R_PRISON) && u->nreschg) /* only a reserve that changed */
+		vc_pos_exchange_prisoners(p, u);
 	if (live)
 		lose_rights(p, side, mt, from, to);
 	if ((v->rules & VC_R_EXPLOSION) && (m->flags & VC_MF_CAPTURE))

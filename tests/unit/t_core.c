@@ -148,13 +148,28 @@ VT_TEST(counting_fen)
 	vc_ctx_free(ctx);
 }
 
-/* Halves that swap on an odd number of files: a swap is undone by turning
- * the other way, so that unmake across swaps gives the position back. */
-VT_TEST(swap_odd_files)
+/* The mirror of p is what its board says. */
+static int mirror_true(const struct vc_position *p)
+{
+	if (!p->v->bbm)
+		return 1;
+	struct vc_position *q = malloc(sizeof *q);
+	if (!q)
+		return 0;
+	memcpy(q, p, sizeof *q);
+	vc_bb_sync(q);
+	int same = q->bbocc == p->bbocc && !memcmp(q->bbt, p->bbt, sizeof q->bbt);
+	free(q);
+	return same;
+}
+
+/* Random plies across swaps of halves, made and unmade: the hash, the
+ * mirror (where the board fits it) and the position come back. */
+static void swap_walk(const char *file, int mirror)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
-	struct vc_variant *v = vc_variant_load(ctx, "tests/data/schizo-odd.yaml");
-	VT_CHECK(v != NULL);
+	struct vc_variant *v = vc_variant_load(ctx, file);
+	VT_CHECK(v != NULL && (v->bbm != NULL) == mirror);
 	if (!v) {
 		vc_ctx_free(ctx);
 		return;
@@ -173,14 +188,59 @@ VT_TEST(swap_odd_files)
 		vc_position_make(p, &lm[(r >> 33) % (uint64_t)n]);
 		made++;
 		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+		VT_CHECK(mirror_true(p));
 	}
 	VT_CHECK(made > 10);
-	while (made--)
+	while (made--) {
 		vc_position_unmake(p);
+		VT_CHECK(mirror_true(p));
+	}
 	vc_position_fen(p, buf, sizeof buf);
 	VT_EQ_STR(buf, start);
 	VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
 	VT_CHECK(vc_perft(p, 6) > 0);
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
+/* Halves that swap on an odd number of files: a swap is undone by turning
+ * the other way, so that unmake across swaps gives the position back; on
+ * nine files (no mirror: 72 squares) and seven (a mirror). */
+VT_TEST(swap_odd_files)
+{
+	swap_walk("tests/data/schizo-odd.yaml", 0);
+	swap_walk("tests/data/schizo-seven.yaml", 1);
+}
+
+/* SC-Chess: a position string whose prisons both hold a knight (and Black's a
+ * bishop) is read with the knights already home, as the rule's "at once"
+ * says; the next capture that pairs the bishop sends it home too. */
+VT_TEST(prisoners_pair_at_once)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "sc-chess");
+	struct vc_position *p = v ? vc_position_new(v) : NULL;
+	VT_CHECK(p != NULL);
+	if (p) {
+		char buf[256];
+		VT_EQ_INT(vc_position_set_fen(p, NULL, "4k3/8/8/8/3b4/8/8/B3K3[][nNB] w - - 0 1"),
+			  VC_OK);
+		vc_position_fen(p, buf, sizeof buf);
+		VT_EQ_STR(buf, "4k3/8/8/8/3b4/8/8/B3K3[Nn][B] w - - 0 1");
+		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+		static vc_move ms[VC_MAX_MOVES];
+		int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES), k = -1;
+		for (int i = 0; i < n; i++)
+			if (vc_move_san(p, &ms[i], 0, buf, sizeof buf) > 0 && !strcmp(buf, "Bxd4"))
+				k = i;
+		VT_CHECK(k >= 0);
+		if (k >= 0)
+			vc_position_make(p, &ms[k]);
+		vc_position_fen(p, buf, sizeof buf);
+		VT_EQ_STR(buf, "4k3/8/8/8/3B4/8/8/4K3[BNbn][] b - - 0 1");
+		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+	}
 	vc_position_free(p);
 	vc_variant_free(v);
 	vc_ctx_free(ctx);
@@ -796,7 +856,7 @@ VT_TEST(flip)
 }
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
-	VT_ENTRY(counting_fen), VT_ENTRY(swap_odd_files),
+	VT_ENTRY(counting_fen), VT_ENTRY(swap_odd_files), VT_ENTRY(prisoners_pair_at_once),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
 	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks), VT_ENTRY(flip))
