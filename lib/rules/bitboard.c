@@ -1064,21 +1064,22 @@ void vc_bb_sync(struct vc_position *p)
 			vc_bb_flip(p, sq, p->board[sq]);
 }
 
-/* Is sq attacked by side 'by' on the mirror of p, the board's pieces being
- * occ and only by's pieces in keep counting?  Each group of riders (the
- * types that take along the same directions) at once, by ride_reach. */
-static inline int mirror_attacked(const struct vc_bb *b, const struct vc_position *p, int sq,
-				  int by, uint64_t occ, uint64_t keep)
+/* Is sq attacked by side 'by', its squares of each type being bbt (a
+ * mirror's), the board's pieces occ and only by's pieces in keep counting?
+ * Each group of riders (the types that take along the same directions) at
+ * once, by ride_reach. */
+static inline int mirror_attacked(const struct vc_bb *b, const uint64_t *bbt, int sq, int by,
+				  uint64_t occ, uint64_t keep)
 {
 	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		if (b->inv[by][t][sq] & p->bbt[by][t] & keep)
+		if (b->inv[by][t][sq] & bbt[t] & keep)
 			return 1;
 	}
 	for (int i = 0; i < b->ngrp[by]; i++) {
 		uint64_t pcs = 0;
 		for (uint32_t m = b->grp[by][i]; m; m &= m - 1)
-			pcs |= p->bbt[by][__builtin_ctz(m)];
+			pcs |= bbt[__builtin_ctz(m)];
 		pcs &= keep & b->gline[by][i][sq];
 		if (pcs && (ride_reach(b, sq, b->gback[by][i], occ) & pcs))
 			return 1;
@@ -1088,7 +1089,7 @@ static inline int mirror_attacked(const struct vc_bb *b, const struct vc_positio
 
 int vc_bb_attacked(const struct vc_position *p, int sq, int by)
 {
-	return mirror_attacked(p->v->bbm, p, sq, by, p->bbocc, ~0ULL);
+	return mirror_attacked(p->v->bbm, p->bbt[by], sq, by, p->bbocc, ~0ULL);
 }
 
 int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, int by)
@@ -1096,7 +1097,21 @@ int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, 
 	uint64_t occ = p->bbocc | bit(to);
 	if (from >= 0)
 		occ &= ~bit(from);
-	return mirror_attacked(p->v->bbm, p, sq, by, occ, ~bit(to));
+	return mirror_attacked(p->v->bbm, p->bbt[by], sq, by, occ, ~bit(to));
+}
+
+int vc_bb_attacked_after_swap(const struct vc_position *p, int from, int to, int sq, int by)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_bb *b = v->bbm;
+	int shift = v->files / 2, f = v->sqfile[sq], g = f + shift;
+	uint64_t low = v->swap_low[0], occ = p->bbocc | bit(to), bbt[BB_MAXT];
+	if (from >= 0)
+		occ &= ~bit(from);
+	for (int t = 0; t < b->ntypes; t++)
+		bbt[t] = vc_bb_turned(p->bbt[by][t] & ~bit(to), low, shift, v->files);
+	return mirror_attacked(b, bbt, sq - f + (g < v->files ? g : g - v->files), by,
+			       vc_bb_turned(occ, low, shift, v->files), ~0ULL);
 }
 
 uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side)

@@ -839,7 +839,7 @@ static void find_pins(const struct vc_position *p, struct pins *pi)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
-	pi->check = v->test_all;
+	pi->check = v->test_all || vc_swap_ply(p);
 	pi->twocap = 0;
 	pi->lines = 0;
 	pi->any = 0;
@@ -912,7 +912,7 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 {
 	if (pi->check)
 		return 1;
-	if (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL))
+	if (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_XPROMO))
 		return 1;
 	if (pi->lines)
 		return lines_test(p, pi, m);
@@ -957,7 +957,8 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	/* the whole test over the mirror costs less than the tries' part */
 	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap))
 		return vc_attacked(p, k, them);
-	if (v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE)) ||
+	if (v->test_all || vc_swapped_last(p) ||
+	    (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE | VC_MF_XPROMO)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
 		return vc_attacked(p, k, them);
 	if (m->from == m->to) {
@@ -999,8 +1000,8 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	int k = p->king[p->side];
 	if (k < 0)
 		return 0;
-	if (in_check || v->test_all || (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL)) ||
-	    m->from == k)
+	if (in_check || v->test_all || vc_swap_ply(p) ||
+	    (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_XPROMO)) || m->from == k)
 		return 1;
 	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
 			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
@@ -1022,13 +1023,29 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
  * side), the squares after the move are the squares before it with 'from'
  * emptied and 'to' holding one of the mover's pieces: the type standing on
  * 'to' does not matter, since the mover's own pieces only block. */
-static inline int board_testable(const struct vc_position *p, const vc_move *m)
+static inline int plain_move(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
-	return !v->has_complex && !v->two_types && !(v->rules & VC_R_KIRBY_DEATH) &&
+	return !v->complex_always && !v->two_types && !(v->rules & VC_R_KIRBY_DEATH) &&
 	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
 			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
 	       m->to >= 0;
+}
+
+static inline int board_testable(const struct vc_position *p, const vc_move *m)
+{
+	return !vc_swap_ply(p) && plain_move(p, m);
+}
+
+/* The same for a move that swaps the halves, over the mirror: the squares
+ * after it are those turned half the board along.  Not where the mirror
+ * cannot say what the enemy attacks, nor where royal pieces may not face. */
+static inline int swap_testable(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	return v->bbm && vc_swap_ply(p) && plain_move(p, m) &&
+	       !(v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) &&
+	       !vc_bb_holds(p, p->side ^ 1, v->bboutcap);
 }
 
 /* Is the side to move's royal piece attacked once m is played?  With
@@ -1133,6 +1150,10 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
 		return board_leaves_check(p, m, -1);
+	if (swap_testable(p, m) && !no_check) {
+		int k = p->king[side];
+		return vc_bb_attacked_after_swap(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
+	}
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move

@@ -894,14 +894,6 @@ static inline int swapped_square(const struct vc_variant *v, int sq, int shift)
 	return sq - f + (g < v->files ? g : g - v->files);
 }
 
-/* Each rank of a mirror word turned shift files along, wrapping: the
- * squares of files below files - shift go up by shift, the others down by
- * the rest of the way round. */
-static inline uint64_t turned_ranks(uint64_t x, uint64_t low, int shift, int files)
-{
-	return ((x & low) << shift) | ((x & ~low) >> (files - shift));
-}
-
 /* The board halves swap places (rule swap-halves), or with undo swap
  * back: every square's piece and flags, the mirror, the piece lists, the
  * kings, the castling partners and the en-passant targets; the hash is
@@ -913,27 +905,40 @@ static void swap_halves(struct vc_position *p, int undo)
 	int half = v->files / 2, shift = undo ? v->files - half : half;
 	if (shift >= v->files) /* one file: nothing moves */
 		shift = 0;
-	int up = v->files - shift;
-	uint8_t rb[VC_MAXSQ], rf[VC_MAXSQ];
-	memcpy(rb, p->board, (size_t)v->nsq);
-	memcpy(rf, p->sqf, (size_t)v->nsq);
-	for (int a = 0; a < v->nsq; a += v->files)
-		for (int f = 0, g = shift; f < v->files; f++, g = g + 1 < v->files ? g + 1 : 0) {
-			p->board[a + g] = rb[a + f];
-			p->sqf[a + g] = rf[a + f];
+	if (v->files == 8) {
+		/* ranks of eight squares: each one word whose halves trade
+		 * places, whatever the byte order */
+		for (int a = 0; a < v->nsq; a += 8) {
+			uint64_t wb, wf;
+			memcpy(&wb, p->board + a, 8);
+			memcpy(&wf, p->sqf + a, 8);
+			wb = wb << 32 | wb >> 32;
+			wf = wf << 32 | wf >> 32;
+			memcpy(p->board + a, &wb, 8);
+			memcpy(p->sqf + a, &wf, 8);
 		}
+	} else {
+		uint8_t rb[VC_MAXSQ], rf[VC_MAXSQ];
+		memcpy(rb, p->board, (size_t)v->nsq);
+		memcpy(rf, p->sqf, (size_t)v->nsq);
+		for (int a = 0; a < v->nsq; a += v->files)
+			for (int f = 0, g = shift; f < v->files; f++, g = g + 1 < v->files ? g + 1 : 0) {
+				p->board[a + g] = rb[a + f];
+				p->sqf[a + g] = rf[a + f];
+			}
+	}
 	if (v->bbm) {
-		uint64_t low = 0, lowrank = (1ULL << up) - 1;
-		for (int r = 0; r < v->ranks; r++)
-			low |= lowrank << (r * v->files);
-		p->bbocc = turned_ranks(p->bbocc, low, shift, v->files);
+		uint64_t low = v->swap_low[undo];
+		p->bbocc = vc_bb_turned(p->bbocc, low, shift, v->files);
 		for (int c = 0; c < 2; c++)
 			for (int t = 0; t < VC_BB_MAXT; t++)
-				p->bbt[c][t] = turned_ranks(p->bbt[c][t], low, shift, v->files);
+				p->bbt[c][t] = vc_bb_turned(p->bbt[c][t], low, shift, v->files);
 	}
 	for (int c = 0; c < 3; c++)
 		for (int i = 0; i < p->npl[c]; i++) {
-			int sq = swapped_square(v, p->plist[c][i], shift);
+			/* on eight files, file f + 4 mod 8 is f ^ 4 */
+			int sq = v->files == 8 ? p->plist[c][i] ^ 4
+					       : swapped_square(v, p->plist[c][i], shift);
 			p->plist[c][i] = (int16_t)sq;
 			p->pidx[sq] = (int16_t)i;
 		}

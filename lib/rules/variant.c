@@ -1349,9 +1349,12 @@ static void summaries(struct vc_variant *v)
 		v->any_file_alias |= v->file_alias[f] != 0;
 	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON |
 				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0;
+	/* prisons and airfields change reserves only, a promotion by exchange
+	 * and a swap of halves only some moves or plies (movegen.c) */
+	v->complex_always = (v->rules & (VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0;
 	/* the tries do not see hops, long paths, nor royal pieces facing each
 	 * other: every move is tested, on the board alone where it can be */
-	v->test_all = v->has_complex || v->walk_types != 0 ||
+	v->test_all = v->complex_always || v->walk_types != 0 ||
 		      (v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) != 0;
 	/* two-square pieces need no test of every move: see movegen.c's
 	 * find_pins and needs_test */
@@ -1367,6 +1370,14 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	v->nsq = v->files * v->ranks;
 	for (int sq = 0; sq < v->nsq; sq++)
 		v->sqfile[sq] = (uint8_t)(sq % v->files);
+	for (int u = 0; u < 2; u++) { /* a swap of halves, and its undo (position.c) */
+		int shift = u ? v->files - v->files / 2 : v->files / 2;
+		shift = shift < v->files ? shift : 0;
+		v->swap_low[u] = 0;
+		for (int sq = 0; sq < v->nsq && v->nsq <= 64; sq++)
+			if (v->sqfile[sq] < v->files - shift)
+				v->swap_low[u] |= 1ULL << sq;
+	}
 	promotion_zones(v);
 	if (start_tables(&c) || compile_paths(&c) || walk_tables(v) || flatten_tries(&c) ||
 	    pin_tables(v) || zobrist_keys(v) ||

@@ -332,6 +332,8 @@ struct vc_variant {
 	struct vc_reserve_spec reserve[VC_MAXRES];
 	int nreserve;
 	int swap_period, swap_offset;
+	uint64_t swap_low[2]; /* mirror squares of the files below files - shift, shift half
+				 the files (a swap) and the rest (its undo); compiled */
 	uint8_t sqfile[VC_MAXSQ]; /* the file of each square (compiled) */
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
@@ -386,8 +388,13 @@ struct vc_variant {
 	uint64_t *zob_link;       /* [sq * 8 + direction - 1]: the pairing of two-square pieces */
 	uint64_t zob_checks[2];   /* times the checks a side has given */
 	uint64_t zob_gate[2][VC_MAXF]; /* a side's gating right on a file of its first rank */
-	int has_complex;          /* any mechanic that needs every move made and unmade to be tested */
-	int test_all;             /* every move is tested (has_complex, or attacks the tries do
+	int has_complex;          /* any mechanic beyond moving, taking, promoting and castling
+				     (the bitboard core's generator stops there) */
+	int complex_always;       /* a mechanic that needs every move made and unmade to be
+				     tested (explosions, no-check); a swap of halves needs it
+				     on the plies that swap (vc_swap_ply), a promotion by
+				     exchange on its own moves (VC_MF_XPROMO) */
+	int test_all;             /* every move is tested (complex_always, or attacks the tries do
 				     not hold: hops, long paths; royal pieces that may not face) */
 	int test_lines;           /* test_all for want of the tries alone: when not in check,
 				     only a move to or from a square between the royal piece
@@ -576,6 +583,27 @@ struct vc_position {
 	int nundo, capundo;
 };
 
+/* Does the side to move's move swap the board halves (rule swap-halves)?
+ * Then every square changes and no shortcut of the legality tests holds. */
+static inline int vc_swap_ply(const struct vc_position *p)
+{
+	return (p->v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == 1;
+}
+
+/* A mirror word with each rank turned shift files along, wrapping, as a
+ * swap of halves turns the board (low: v->swap_low of that shift). */
+static inline uint64_t vc_bb_turned(uint64_t x, uint64_t low, int shift, int files)
+{
+	return ((x & low) << shift) | ((x & ~low) >> (files - shift));
+}
+
+/* Did the move just made swap them? */
+static inline int vc_swapped_last(const struct vc_position *p)
+{
+	return (p->v->rules & VC_R_SWAP_HALVES) &&
+	       vc_position_plies_to_transform(p) == p->v->swap_period;
+}
+
 /* ---- attacks over the tries (attack.c and its callers) ---- */
 
 /* Walks trie nodes i..end: 1 when a piece of side 'by' whose type the
@@ -750,6 +778,9 @@ int vc_bb_attacked(const struct vc_position *p, int sq, int by);
  * alone, the piece on 'to' taken: is sq attacked by 'by' then?  The mirror
  * is not changed. */
 int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, int by);
+/* The same when the move swaps the board halves too (vc_swap_ply): sq is
+ * the square before the swap. */
+int vc_bb_attacked_after_swap(const struct vc_position *p, int from, int to, int sq, int by);
 /* The pieces of side that stand alone between its royal piece on k and an
  * enemy rider that would take along that line (the mirror of p). */
 uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);

@@ -164,28 +164,37 @@ static int mirror_true(const struct vc_position *p)
 }
 
 /* Random plies across swaps of halves, made and unmade: the hash, the
- * mirror (where the board fits it) and the position come back. */
-static void swap_walk(const char *file, int mirror)
+ * mirror (where the board fits it) and the position come back, and the
+ * number of legal moves is that of the same plies without the mirror (a
+ * move that swaps is judged over it, turned). */
+static void swap_walk(const char *file, int mirror, uint64_t seed, int plies, int depth)
 {
-	struct vc_ctx *ctx = vc_ctx_new();
-	struct vc_variant *v = vc_variant_load(ctx, file);
-	VT_CHECK(v != NULL && (v->bbm != NULL) == mirror);
-	if (!v) {
+	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
+	vc_ctx_set_bitboards(plain, 0);
+	struct vc_variant *v = vc_variant_load(ctx, file), *g = vc_variant_load(plain, file);
+	VT_CHECK(v != NULL && g != NULL && (v->bbm != NULL) == mirror);
+	if (!v || !g) {
+		vc_variant_free(v);
+		vc_variant_free(g);
 		vc_ctx_free(ctx);
+		vc_ctx_free(plain);
 		return;
 	}
-	struct vc_position *p = vc_position_new(v);
+	struct vc_position *p = vc_position_new(v), *q = vc_position_new(g);
+	static vc_move gm[VC_MAX_MOVES];
 	char start[256], buf[256];
 	vc_position_fen(p, start, sizeof start);
 	static vc_move lm[VC_MAX_MOVES];
-	uint64_t r = 7;
+	uint64_t r = seed;
 	int made = 0;
-	for (int ply = 0; ply < 23; ply++) {
+	for (int ply = 0; ply < plies; ply++) {
 		int n = vc_position_legal_moves(p, lm, VC_MAX_MOVES);
+		VT_EQ_INT(n, vc_position_legal_moves(q, gm, VC_MAX_MOVES));
 		if (!n)
 			break;
 		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
 		vc_position_make(p, &lm[(r >> 33) % (uint64_t)n]);
+		vc_position_make(q, &lm[(r >> 33) % (uint64_t)n]);
 		made++;
 		VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
 		VT_CHECK(mirror_true(p));
@@ -198,10 +207,13 @@ static void swap_walk(const char *file, int mirror)
 	vc_position_fen(p, buf, sizeof buf);
 	VT_EQ_STR(buf, start);
 	VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
-	VT_CHECK(vc_perft(p, 6) > 0);
+	VT_CHECK(depth == 0 || vc_perft(p, depth) > 0);
 	vc_position_free(p);
+	vc_position_free(q);
 	vc_variant_free(v);
+	vc_variant_free(g);
 	vc_ctx_free(ctx);
+	vc_ctx_free(plain);
 }
 
 /* Halves that swap on an odd number of files: a swap is undone by turning
@@ -209,8 +221,9 @@ static void swap_walk(const char *file, int mirror)
  * nine files (no mirror: 72 squares) and seven (a mirror). */
 VT_TEST(swap_odd_files)
 {
-	swap_walk("tests/data/schizo-odd.yaml", 0);
-	swap_walk("tests/data/schizo-seven.yaml", 1);
+	swap_walk("tests/data/schizo-odd.yaml", 0, 7, 23, 6);
+	for (uint64_t seed = 1; seed <= 12; seed++)
+		swap_walk("tests/data/schizo-seven.yaml", 1, seed, 100, 0);
 }
 
 /* SC-Chess: a position string whose prisons both hold a knight (and Black's a
