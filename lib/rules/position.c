@@ -742,12 +742,28 @@ static void count_after(struct vc_position *p, int captured)
 		(int16_t)(bare && p->v->end.count_from_pieces ? 2 * (p->npl[0] + p->npl[1]) : 0);
 }
 
+/* Has side c a piece of type t on the board? */
+static int holds_type(const struct vc_position *p, int c, int t)
+{
+	for (int i = 0; i < p->npl[c]; i++)
+		if (vc_code_type(p->board[p->plist[c][i]]) == t)
+			return 1;
+	return 0;
+}
+
 /* After the move of side: the castling rights' hash (the difference since
  * the undo record), the turn, the counters, and the mechanics that act
  * between plies. */
 static inline void end_ply(struct vc_position *p, struct vc_undo *u, int side, int live)
 {
 	const struct vc_variant *v = p->v;
+	if (live && v->castle_type == v->king_type)
+		for (int c = 0; c < 2; c++)
+			if (p->king[c] < 0 && !holds_type(p, c, v->castle_type))
+				/* taken (in a position set up in check): no right
+				 * is left to castle with it */
+				for (int i = 0; i < v->ncastle; i++)
+					p->castle[c][i] = -1;
 	if (live)
 		for (int c = 0; c < 2; c++)
 			for (int i = 0; i < v->ncastle; i++)

@@ -259,6 +259,42 @@ VT_TEST(prisoners_pair_at_once)
 	vc_ctx_free(ctx);
 }
 
+/* A position set up with the side not to move in check: its king may be
+ * taken, and its castling rights go with it, so that the position string
+ * written after reads back; unmake gives them back. */
+VT_TEST(rights_of_a_taken_king)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load(ctx, "chess");
+	struct vc_position *p = v ? vc_position_new(v) : NULL, *q = v ? vc_position_new(v) : NULL;
+	VT_CHECK(p && q);
+	if (p && q) {
+		const char *f = "4k2r/8/8/8/8/8/8/4R1K1 w k - 0 1";
+		char buf[256];
+		static vc_move ms[VC_MAX_MOVES];
+		VT_EQ_INT(vc_position_set_fen(p, NULL, f), VC_OK);
+		int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES), k = -1;
+		for (int i = 0; i < n; i++)
+			if (vc_move_coord(v, &ms[i], buf, sizeof buf) > 0 && !strcmp(buf, "e1e8"))
+				k = i;
+		VT_CHECK(k >= 0);
+		if (k >= 0) {
+			vc_position_make(p, &ms[k]);
+			vc_position_fen(p, buf, sizeof buf);
+			VT_EQ_STR(buf, "4R2r/8/8/8/8/8/8/6K1 b - - 0 1");
+			VT_EQ_INT(vc_position_set_fen(q, NULL, buf), VC_OK);
+			VT_CHECK(vc_position_hash(p) == vc_pos_compute_hash(p));
+			vc_position_unmake(p);
+			vc_position_fen(p, buf, sizeof buf);
+			VT_EQ_STR(buf, f);
+		}
+	}
+	vc_position_free(p);
+	vc_position_free(q);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_TEST(fairy_fen)
 {
 	struct vc_variant *v = fairy();
@@ -870,6 +906,7 @@ VT_TEST(flip)
 
 VT_MAIN(VT_ENTRY(squares), VT_ENTRY(fen_roundtrip), VT_ENTRY(fen_errors), VT_ENTRY(fairy_fen),
 	VT_ENTRY(counting_fen), VT_ENTRY(swap_odd_files), VT_ENTRY(prisoners_pair_at_once),
+	VT_ENTRY(rights_of_a_taken_king),
 	VT_ENTRY(make_unmake), VT_ENTRY(san_roundtrips), VT_ENTRY(san_fast_path), VT_ENTRY(legality_shortcuts), VT_ENTRY(move_forms),
 	VT_ENTRY(san_writing), VT_ENTRY(variant_errors), VT_ENTRY(captures_own), VT_ENTRY(gating),
 	VT_ENTRY(diagram_errors), VT_ENTRY(drop_ranks), VT_ENTRY(flip))

@@ -595,7 +595,8 @@ static void apply(struct nb *b, const struct nm *m)
 }
 
 /* castling: king on i1 and its rook unmoved, every square between empty,
- * the king not in check nor passing or landing on an attacked square */
+ * the king not in check nor passing or landing on an attacked square, nor
+ * in check once castled (the rook gone from its square may open a line) */
 static void gen_castling(const struct nb *b, struct nlist *l)
 {
 	int side = b->side, home = side ? 15 : 0;
@@ -625,13 +626,17 @@ static void gen_castling(const struct nb *b, struct nlist *l)
 		}
 		if (!ok)
 			continue;
-		struct nm *m = &l->m[l->n++];
+		struct nm *m = &l->m[l->n];
 		memset(m, 0, sizeof *m);
 		m->from = k;
 		m->from2 = m->to2 = -1;
 		m->to = at(kf, home);
 		m->promo = -1;
 		m->castle = i + 1;
+		struct nb c = *b;
+		apply(&c, m);
+		if (!attacked(&c, at(kf, home), !side))
+			l->n++;
 	}
 }
 
@@ -1335,11 +1340,11 @@ static const char *middle[] = {
 VT_TEST(against_simple_generator)
 {
 	rng_state = 0x10c4e55ULL;
-	random_games(NULL, 8, 120, "start");
+	random_games(NULL, 12, 120, "start");
 	for (size_t i = 0; i < VC_NELEM(middle); i++) {
 		char name[32];
 		snprintf(name, sizeof name, "middle %zu", i + 1);
-		random_games(middle[i], 4, 60, name);
+		random_games(middle[i], 6, 60, name);
 	}
 }
 
