@@ -69,6 +69,20 @@ static int walk_reaches(const struct vc_position *p, int from, int target)
 	return 0;
 }
 
+/* a two-square piece attacks every square one of its moves could land on */
+int vc_two_attacked(const struct vc_position *p, int sq, int by)
+{
+	const struct vc_variant *v = p->v;
+	for (int i = 0; i < p->ntwo[by]; i++) {
+		int a = p->two[by][i];
+		if (vc_two_near(v, a, vc_partner(p, a), sq,
+				(int)(v->two_odd >> vc_code_type(p->board[a]) & 1)) &&
+		    vc_gen_two(p, a, by, sq, NULL))
+			return 1;
+	}
+	return 0;
+}
+
 /* Is sq attacked by side by (0 or 1)? */
 int vc_attacked(const struct vc_position *p, int sq, int by)
 {
@@ -91,16 +105,8 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 		return 1;
 	if (!v->attacks_off_tries)
 		return 0;
-	if (v->two_types)
-		/* a two-square piece attacks every square one of its moves could
-		 * land on */
-		for (int i = 0; i < p->ntwo[by]; i++) {
-			int a = p->two[by][i];
-			if (vc_two_near(v, a, vc_partner(p, a), sq,
-				     (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)) &&
-			    vc_gen_two(p, a, by, sq, NULL))
-				return 1;
-		}
+	if (v->two_types && vc_two_attacked(p, sq, by))
+		return 1;
 	if (v->walk_types) {
 		size_t words = (size_t)(v->nsq + 63) / 64;
 		for (int i = 0; i < p->npl[by]; i++) {

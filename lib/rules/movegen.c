@@ -927,22 +927,34 @@ static inline int needs_test(const struct vc_position *p, const struct pins *pi,
 	return pi->any && vc_bit_test(pi->set, m->from);
 }
 
-/* Could a two-square piece of side 'by' attack k, now or once other pieces
- * moved?  Also when the last move took one (its other square emptied). */
-static int two_may_matter(const struct vc_position *p, int by, int k)
+/* Did the last move take a two-square piece (its other square emptied)? */
+static int took_two(const struct vc_position *p)
 {
-	const struct vc_variant *v = p->v;
 	if (p->nundo > 0) {
 		const struct vc_undo *u = &p->undo[p->nundo - 1];
 		if (u->nx || (u->capflags & VC_SQF_LINKMASK))
 			return 1;
 	}
+	return 0;
+}
+
+/* Could a two-square piece of side 'by' attack k, now or once other pieces
+ * moved? */
+static int two_near(const struct vc_position *p, int by, int k)
+{
+	const struct vc_variant *v = p->v;
 	for (int j = 0; j < p->ntwo[by]; j++) {
 		int a = p->two[by][j];
 		if (vc_two_near(v, a, vc_partner(p, a), k, (int)(v->two_odd >> vc_code_type(p->board[a]) & 1)))
 			return 1;
 	}
 	return 0;
+}
+
+/* Either: the tries alone cannot say what attacks k. */
+static int two_may_matter(const struct vc_position *p, int by, int k)
+{
+	return took_two(p) || two_near(p, by, k);
 }
 
 /* After m was made: is the side to move in check?  Only the moved piece
@@ -959,8 +971,11 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 		return vc_attacked(p, k, them);
 	if (v->test_all || vc_swapped_last(p) ||
 	    (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE | VC_MF_XPROMO)) ||
-	    m->to < 0 || !p->board[m->to] || (v->two_types && two_may_matter(p, them, k)))
+	    m->to < 0 || !p->board[m->to] || (v->two_types && took_two(p)))
 		return vc_attacked(p, k, them);
+	/* the tries' part below, the two-square pieces' here */
+	if (v->two_types && two_near(p, them, k) && vc_two_attacked(p, k, them))
+		return 1;
 	if (m->from == m->to) {
 		/* a promotion in place: no square left, nothing uncovered */
 	} else if (m->from >= 0 && v->pins[side]) {
@@ -1017,19 +1032,22 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 	return vc_bit_test(v->lines[p->side] + (size_t)k * words, m->from);
 }
 
-/* Can a move's legality be judged on the board alone?  When attacks are
- * all in the tries and nothing but the mover and its victim changes (no
- * swap, no exchange, no second piece moving, no piece dying or changing
- * side), the squares after the move are the squares before it with 'from'
- * emptied and 'to' holding one of the mover's pieces: the type standing on
- * 'to' does not matter, since the mover's own pieces only block. */
+/* Can a move's legality be judged on the board alone?  When nothing but
+ * the mover and its victim changes (no swap, no exchange, no second piece
+ * moving, no piece dying or changing side), the squares after the move are
+ * the squares before it with 'from' emptied and 'to' holding one of the
+ * mover's pieces: the type standing on 'to' does not matter, since the
+ * mover's own pieces only block.  Two-square pieces may stand on the board
+ * (the full test walks their moves on it as set) while neither the mover
+ * nor its victim is one and no promotion changes what stands on 'to'. */
 static inline int plain_move(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
-	return !v->complex_always && !v->two_types && !(v->rules & VC_R_KIRBY_DEATH) &&
+	return !v->complex_always && !(v->rules & VC_R_KIRBY_DEATH) &&
 	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
 			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
-	       m->to >= 0;
+	       m->to >= 0 &&
+	       !(v->two_types && (m->promo || (p->sqf[m->to] & VC_SQF_LINKMASK)));
 }
 
 static inline int board_testable(const struct vc_position *p, const vc_move *m)
@@ -1049,11 +1067,12 @@ static inline int swap_testable(const struct vc_position *p, const vc_move *m)
 }
 
 /* Is the side to move's royal piece attacked once m is played?  With
- * node < 0 every attack is looked for; otherwise only one coming from
- * behind trie node 'node' through a clear line (what leaving its square
- * uncovers).  The board is changed and put back; the position is
- * otherwise untouched. */
-static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node)
+ * node < 0 and no twos every attack is looked for; otherwise only one
+ * coming from behind trie node 'node' through a clear line (what leaving
+ * its square uncovers), and with twos those of two-square pieces too
+ * (node -1: those alone).  The board is changed and put back; the
+ * position is otherwise untouched. */
+static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node, int twos)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
@@ -1071,9 +1090,11 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	lift_or_put(p, m->to, mover);
 	if (m->from == k)
 		k = m->to;
-	int attacked = node < 0 ? vc_attacked(p, k, side ^ 1)
-				: vc_line_clear(p, node) &&
-					  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1);
+	int attacked = node < 0 && !twos
+			       ? vc_attacked(p, k, side ^ 1)
+			       : (node >= 0 && vc_line_clear(p, node) &&
+				  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1)) ||
+				 (twos && vc_two_attacked(p, k, side ^ 1));
 	if (!attacked && face)
 		attacked = faces(p, k, p->king[side ^ 1]);
 	lift_or_put(p, m->to, old_to);
@@ -1149,7 +1170,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 	int no_check = ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK)) ||
 		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
-		return board_leaves_check(p, m, -1);
+		return board_leaves_check(p, m, -1, 0);
 	if (swap_testable(p, m) && !no_check) {
 		int k = p->king[side];
 		return vc_bb_attacked_after_swap(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
@@ -1175,14 +1196,16 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 	if (k < 0)
 		return 0;
 	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all ||
-	    (m->promo && v->types[m->piece].promo_step))
+	    (m->promo && v->types[m->piece].promo_step) || (v->two_types && took_two(p)))
 		return vc_move_leaves_check(p, m);
+	/* two-square pieces near k: their attacks too, on the board after m */
+	int twos = v->two_types && two_near(p, side ^ 1, k);
 	int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
-	if (i == -1)
+	if (i == -1 && !twos)
 		return 0; /* nothing stands behind it */
 	if (i == -2)
 		return vc_move_leaves_check(p, m);
-	return board_leaves_check(p, m, i);
+	return board_leaves_check(p, m, i, twos);
 }
 
 int vc_move_legal(struct vc_position *p, const vc_move *m)

@@ -447,7 +447,7 @@ struct vc_variant {
 };
 
 #define VC_TN1_REACH 0x8000
-#define VC_PINS_MAXSQ 144
+#define VC_PINS_MAXSQ 256
 
 /* path encoding in vc_variant.paths at pathoff[side][type][sq]:
  * npaths, then per path: len, modes, then len squares, each
@@ -728,6 +728,9 @@ int vc_pass_move(struct vc_position *p, vc_move *out);
 int vc_has_legal_move(struct vc_position *p);
 int vc_gen_pseudo(const struct vc_position *p, vc_move *out);
 int vc_attacked(const struct vc_position *p, int sq, int by);
+/* The part of it that two-square pieces of side by give (their attacks are
+ * not in the tries). */
+int vc_two_attacked(const struct vc_position *p, int sq, int by);
 int vc_in_check(const struct vc_position *p, int side);
 /* Is one of the legal moves a capture?  1 and it in *out, or 0. */
 int vc_legal_capture(struct vc_position *p, vc_move *out);
