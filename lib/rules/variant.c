@@ -116,11 +116,15 @@ int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 				return t;
 		return -1;
 	}
+	/* the first letter tells most symbols apart before their lengths */
+	int c0 = len ? tolower((unsigned char)s[0]) : 0;
 	for (int t = 0; t < v->ntypes; t++)
-		if (strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
+		if (tolower((unsigned char)v->types[t].symbol[0]) == c0 &&
+		    strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
 			return t;
 	for (int t = 0; t < v->ntypes; t++)
-		if (strlen(v->types[t].san) == len && strncasecmp(v->types[t].san, s, len) == 0)
+		if (tolower((unsigned char)v->types[t].san[0]) == c0 &&
+		    strlen(v->types[t].san) == len && strncasecmp(v->types[t].san, s, len) == 0)
 			return t;
 	return -1;
 }
