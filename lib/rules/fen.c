@@ -711,8 +711,6 @@ vc_status vc_position_set_fen(struct vc_position *out, struct vc_ctx *ctx, const
 	void_lost_rights(p);
 	if (p->v->rules & VC_R_KIRBY_DEATH)
 		vc_pos_kirby_death(p, NULL); /* a position set up in that state starts so */
-	if (p->v->rules & VC_R_PRISON)
-		vc_pos_exchange_prisoners(p, NULL); /* pairs go home at once */
 	p->hash = vc_pos_compute_hash(p);
 	vc_position_copy(out, p);
 	free(p);

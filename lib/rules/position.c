@@ -241,7 +241,7 @@ static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area
 	p->hash ^= z * p->res[side][area][t];
 	p->res[side][area][t] = (uint8_t)(p->res[side][area][t] + d);
 	p->hash ^= z * p->res[side][area][t];
-	if (u && u->nreschg < VC_NELEM(u->reschg)) {
+	if (u->nreschg < VC_NELEM(u->reschg)) {
 		u->reschg[u->nreschg][0] = (int8_t)side;
 		u->reschg[u->nreschg][1] = (int8_t)area;
 		u->reschg[u->nreschg][2] = (int8_t)t;
@@ -250,10 +250,26 @@ static void res_add(struct vc_position *p, struct vc_undo *u, int side, int area
 	}
 }
 
+/* Do both prisons (area 1) hold a piece of one kind?  Eight kinds at a
+ * time: the top bit of each byte of a word set where the byte is not 0. */
+static inline int prisoners_pair(const struct vc_position *p)
+{
+	const uint64_t hi = 0x8080808080808080ULL, lo = 0x7f7f7f7f7f7f7f7fULL;
+	for (int t = 0; t < p->v->ntypes; t += 8) {
+		uint64_t a = 0, b = 0;
+		size_t n = t + 8 <= VC_MAXT ? 8 : (size_t)(VC_MAXT - t);
+		memcpy(&a, &p->res[VC_WHITE][1][t], n);
+		memcpy(&b, &p->res[VC_BLACK][1][t], n);
+		if ((((a & lo) + lo) | a) & (((b & lo) + lo) | b) & hi)
+			return 1;
+	}
+	return 0;
+}
+
 /* SC-Chess exchange: while both prisons hold a piece of one kind, each goes
  * to its owner's airfield (area 0; the prison is area 1).  One pass: an
  * exchange fills airfields, never a prison. */
-void vc_pos_exchange_prisoners(struct vc_position *p, struct vc_undo *u)
+static void exchange_prisoners(struct vc_position *p, struct vc_undo *u)
 {
 	const struct vc_variant *v = p->v;
 	for (int t = 0; t < v->ntypes; t++)
@@ -628,8 +644,8 @@ static inline void make_ordinary(struct vc_position *p, struct vc_undo *u, const
 		vc_pos_remove(p, to);
 		vc_pos_put(p, to, vc_code(pt, side), fl);
 	}
-	if ((v->rules & VC_R_PRISON) && u->nreschg) /* only a reserve that changed */
-		vc_pos_exchange_prisoners(p, u);
+	if ((v->rules & VC_R_PRISON) && prisoners_pair(p))
+		exchange_prisoners(p, u);
 	if (live)
 		lose_rights(p, side, mt, from, to);
 	if ((v->rules & VC_R_EXPLOSION) && (m->flags & VC_MF_CAPTURE))

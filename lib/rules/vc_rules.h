@@ -687,9 +687,6 @@ void vc_pos_unmake(struct vc_position *p);
 /* The Kirby death rule, applied after a ply (u: its undo record) or to a
  * position just set up (u NULL). */
 void vc_pos_kirby_death(struct vc_position *p, struct vc_undo *u);
-/* SC-Chess: the prisoners that pair up go home, after a ply that changed a
- * reserve (u: its undo record) or in a position just set up (u NULL). */
-void vc_pos_exchange_prisoners(struct vc_position *p, struct vc_undo *u);
 
 /* movegen.c */
 /* The other square of the two-square piece on sq (which must be one). */
