@@ -1103,6 +1103,57 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	return attacked;
 }
 
+/* A two-square piece's move that takes no two-square piece: the squares
+ * after it are those before it with its old squares emptied and its new
+ * ones holding it (what stood there taken), so the board alone judges it
+ * where nothing else changes (no royal pieces that may not face). */
+static inline int wall_testable(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	return (m->flags & VC_MF_WALL) && !(m->flags & (VC_MF_TWOCAP | VC_MF_GATE)) &&
+	       !v->complex_always && !vc_swap_ply(p) && !v->bbm &&
+	       !(v->rules & (VC_R_KIRBY_DEATH | VC_R_NO_FACING | VC_R_BIKJANG)) && m->to >= 0 &&
+	       m->to2 >= 0 &&
+	       !(p->board[m->to] && (p->sqf[m->to] & VC_SQF_LINKMASK) && m->to != m->from &&
+		 m->to != m->from2) &&
+	       !(p->board[m->to2] && (p->sqf[m->to2] & VC_SQF_LINKMASK) && m->to2 != m->from &&
+		 m->to2 != m->from2);
+}
+
+/* Is the side to move's royal piece attacked once the two-square move m
+ * (wall_testable) is set on the board?  With lines, only along the lines
+ * behind its two old squares (trie nodes lines[0] and lines[1], -1 none)
+ * and, with twos, by two-square pieces: what leaving them uncovers, out of
+ * check.  The board is put back. */
+static int wall_leaves_check(struct vc_position *p, const vc_move *m, const int32_t *lines,
+			     int twos)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	uint8_t code = p->board[m->from];
+	if (m->promo)
+		code = vc_code(m->promo - 1, side);
+	int sq[4] = { m->from, m->from2, m->to, m->to2 };
+	uint8_t now[4] = { VC_EMPTY, VC_EMPTY, code, code }, was[4];
+	for (int i = 0; i < 4; i++) {
+		was[i] = p->board[sq[i]];
+		lift_or_put(p, sq[i], now[i]);
+	}
+	int attacked = 0;
+	if (!lines)
+		attacked = k >= 0 && vc_attacked(p, k, them);
+	for (int j = 0; lines && j < 2 && !attacked; j++) {
+		int32_t i = lines[j];
+		attacked = i >= 0 && vc_line_clear(p, i) &&
+			   vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them);
+	}
+	if (lines && twos && !attacked)
+		attacked = vc_two_attacked(p, k, them);
+	for (int i = 3; i >= 0; i--)
+		lift_or_put(p, sq[i], was[i]);
+	return attacked;
+}
+
 /* king-in-check-captures: is m a move of the royal piece, in check, that
  * does not take the one piece giving check? */
 static int king_stays(const struct vc_position *p, const vc_move *m)
@@ -1175,6 +1226,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		int k = p->king[side];
 		return vc_bb_attacked_after_swap(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
 	}
+	if (wall_testable(p, m) && !no_check)
+		return wall_leaves_check(p, m, NULL, 0);
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move
@@ -1195,6 +1248,16 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 	int side = p->side, k = p->king[side];
 	if (k < 0)
 		return 0;
+	if (wall_testable(p, m) && v->pins[side] && !v->test_all && !took_two(p)) {
+		/* a two-square piece's move: the lines behind both its old squares */
+		const int32_t *pk = v->pins[side] + (size_t)k * (size_t)v->nsq;
+		int32_t lines[2] = { pk[m->from], pk[m->from2] };
+		for (int j = 0; j < 2; j++) /* an old square it keeps stays shut */
+			if ((j ? m->from2 : m->from) == m->to || (j ? m->from2 : m->from) == m->to2)
+				lines[j] = -1;
+		if (lines[0] != -2 && lines[1] != -2)
+			return wall_leaves_check(p, m, lines, v->two_types && two_near(p, side ^ 1, k));
+	}
 	if (!v->pins[side] || m->from < 0 || m->from == k || !board_testable(p, m) || v->test_all ||
 	    (m->promo && v->types[m->piece].promo_step) || (v->two_types && took_two(p)))
 		return vc_move_leaves_check(p, m);
