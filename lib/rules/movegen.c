@@ -957,6 +957,29 @@ static int two_may_matter(const struct vc_position *p, int by, int k)
 	return took_two(p) || two_near(p, by, k);
 }
 
+/* After the move m of a two-square piece that took none: is the side to
+ * move in check?  By a two-square piece (the one moved among them) near
+ * the king, or along a line behind a square it left. */
+static int wall_check_after(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, them = side ^ 1, k = p->king[side];
+	const int32_t *pk = v->pins[side] + (size_t)k * (size_t)v->nsq;
+	int left[2] = { m->from, m->from2 };
+	for (int j = 0; j < 2; j++)
+		if (left[j] != m->to && left[j] != m->to2 && pk[left[j]] == -2)
+			return vc_attacked(p, k, them);
+	if (two_near(p, them, k) && vc_two_attacked(p, k, them))
+		return 1;
+	for (int j = 0; j < 2; j++) {
+		int32_t i = left[j] != m->to && left[j] != m->to2 ? pk[left[j]] : -1;
+		if (i >= 0 && vc_line_clear(p, i) &&
+		    vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
+			return 1;
+	}
+	return 0;
+}
+
 /* After m was made: is the side to move in check?  Only the moved piece
  * can give a direct check, and a discovered one needs the from-square on a
  * line towards the king; everything else gets the full test. */
@@ -969,6 +992,9 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	/* the whole test over the mirror costs less than the tries' part */
 	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap))
 		return vc_attacked(p, k, them);
+	if ((m->flags & VC_MF_WALL) && !v->test_all && !vc_swapped_last(p) && v->pins[side] &&
+	    !(m->flags & (VC_MF_TWOCAP | VC_MF_GATE)) && !took_two(p))
+		return wall_check_after(p, m);
 	if (v->test_all || vc_swapped_last(p) ||
 	    (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE | VC_MF_XPROMO)) ||
 	    m->to < 0 || !p->board[m->to] || (v->two_types && took_two(p)))

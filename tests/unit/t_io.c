@@ -1256,6 +1256,9 @@ static void random_games(const char *fen, int games, int plies, const char *name
 				break;
 			struct snap s0, s1;
 			take_snap(p, &s0);
+			/* (a position set up with the side not to move in check has
+			 * checks no move gave: the shortcuts assume none) */
+			int legal_pos = !vc_in_check(p, p->side ^ 1);
 			for (int i = 0; i < n; i++) {
 				vc_pos_make(p, &lm[i]);
 				if (p->hash != vc_pos_compute_hash(p) || !lists_ok(p)) {
@@ -1265,6 +1268,16 @@ static void random_games(const char *fen, int games, int plies, const char *name
 					VT_FAIL_AT(__FILE__, __LINE__,
 						   "%s: after %s: hash or lists wrong: %s", where,
 						   t, fen_of(p));
+					goto next;
+				}
+				if (legal_pos && vc_check_after(p, &lm[i]) != vc_in_check(p, p->side)) {
+					/* the check test after a move, by its shortcuts, against
+					 * the whole board's */
+					char t[64];
+					vc_pos_unmake(p);
+					vc_move_san(p, &lm[i], 0, t, sizeof t);
+					VT_FAIL_AT(__FILE__, __LINE__, "%s: after %s: the check test differs: %s",
+						   where, t, fen_of(p));
 					goto next;
 				}
 				vc_pos_unmake(p);
