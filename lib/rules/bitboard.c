@@ -1104,13 +1104,13 @@ int vc_bb_attacked_after_swap(const struct vc_position *p, int from, int to, int
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_bb *b = v->bbm;
-	int shift = v->files / 2, f = v->sqfile[sq], g = f + shift;
+	int shift = vc_swap_shift(v, 0);
 	uint64_t low = v->swap_low[0], occ = p->bbocc | bit(to), bbt[BB_MAXT];
 	if (from >= 0)
 		occ &= ~bit(from);
 	for (int t = 0; t < b->ntypes; t++)
 		bbt[t] = vc_bb_turned(p->bbt[by][t] & ~bit(to), low, shift, v->files);
-	return mirror_attacked(b, bbt, sq - f + (g < v->files ? g : g - v->files), by,
+	return mirror_attacked(b, bbt, vc_swapped_square(v, sq, shift), by,
 			       vc_bb_turned(occ, low, shift, v->files), ~0ULL);
 }
 

@@ -951,10 +951,16 @@ static int two_near(const struct vc_position *p, int by, int k)
 	return 0;
 }
 
-/* Either: the tries alone cannot say what attacks k. */
-static int two_may_matter(const struct vc_position *p, int by, int k)
+/* The trie nodes behind the squares a two-square piece's move m leaves, on
+ * lines to side's royal piece on k (v->pins: -1 none, -2 more than one);
+ * an old square it keeps stays shut (-1). */
+static void wall_lines(const struct vc_variant *v, int side, int k, const vc_move *m,
+		       int32_t lines[2])
 {
-	return took_two(p) || two_near(p, by, k);
+	const int32_t *pk = v->pins[side] + (size_t)k * (size_t)v->nsq;
+	int left[2] = { m->from, m->from2 };
+	for (int j = 0; j < 2; j++)
+		lines[j] = left[j] == m->to || left[j] == m->to2 ? -1 : pk[left[j]];
 }
 
 /* After the move m of a two-square piece that took none: is the side to
@@ -962,22 +968,13 @@ static int two_may_matter(const struct vc_position *p, int by, int k)
  * the king, or along a line behind a square it left. */
 static int wall_check_after(const struct vc_position *p, const vc_move *m)
 {
-	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
-	const int32_t *pk = v->pins[side] + (size_t)k * (size_t)v->nsq;
-	int left[2] = { m->from, m->from2 };
-	for (int j = 0; j < 2; j++)
-		if (left[j] != m->to && left[j] != m->to2 && pk[left[j]] == -2)
-			return vc_attacked(p, k, them);
-	if (two_near(p, them, k) && vc_two_attacked(p, k, them))
-		return 1;
-	for (int j = 0; j < 2; j++) {
-		int32_t i = left[j] != m->to && left[j] != m->to2 ? pk[left[j]] : -1;
-		if (i >= 0 && vc_line_clear(p, i) &&
-		    vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
-			return 1;
-	}
-	return 0;
+	int32_t lines[2];
+	wall_lines(p->v, side, k, m, lines);
+	if (lines[0] == -2 || lines[1] == -2)
+		return vc_attacked(p, k, them);
+	return (two_near(p, them, k) && vc_two_attacked(p, k, them)) ||
+	       vc_line_attacks(p, lines[0], them) || vc_line_attacks(p, lines[1], them);
 }
 
 /* After m was made: is the side to move in check?  Only the moved piece
@@ -1009,7 +1006,7 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 		int32_t i = v->pins[side][(size_t)k * (size_t)v->nsq + (size_t)m->from];
 		if (i == -2)
 			return vc_attacked(p, k, them);
-		if (i >= 0 && vc_line_clear(p, i) && vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them))
+		if (vc_line_attacks(p, i, them))
 			return 1;
 	} else if (m->from >= 0) {
 		size_t words = (size_t)(v->nsq + 63) / 64;
@@ -1046,7 +1043,7 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
 		return 1;
 	if (v->two_types && (((m->flags & VC_MF_CAPTURE) && m->to >= 0 &&
 			      (p->sqf[m->to] & VC_SQF_LINKMASK)) ||
-			     two_may_matter(p, p->side ^ 1, k)))
+			     took_two(p) || two_near(p, p->side ^ 1, k)))
 		return 1;
 	if (m->flags & VC_MF_DROP)
 		return (int)(v->drop_rule_types >> m->piece & 1) || (v->rules & VC_R_DROP_NO_CHECK);
@@ -1118,8 +1115,7 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 		k = m->to;
 	int attacked = node < 0 && !twos
 			       ? vc_attacked(p, k, side ^ 1)
-			       : (node >= 0 && vc_line_clear(p, node) &&
-				  vc_trie_walk(p, v->trie, node + 1, node + v->trie[node].skip, side ^ 1)) ||
+			       : vc_line_attacks(p, node, side ^ 1) ||
 				 (twos && vc_two_attacked(p, k, side ^ 1));
 	if (!attacked && face)
 		attacked = faces(p, k, p->king[side ^ 1]);
@@ -1127,6 +1123,13 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	if (m->from >= 0)
 		lift_or_put(p, m->from, mover);
 	return attacked;
+}
+
+/* Does the two-square piece's move m take a two-square piece on sq (one not
+ * its own old square)? */
+static inline int takes_two(const struct vc_position *p, const vc_move *m, int sq)
+{
+	return p->board[sq] && (p->sqf[sq] & VC_SQF_LINKMASK) && sq != m->from && sq != m->from2;
 }
 
 /* A two-square piece's move that takes no two-square piece: the squares
@@ -1137,13 +1140,9 @@ static inline int wall_testable(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
 	return (m->flags & VC_MF_WALL) && !(m->flags & (VC_MF_TWOCAP | VC_MF_GATE)) &&
-	       !v->complex_always && !vc_swap_ply(p) && !v->bbm &&
+	       !v->complex_always && !vc_swap_ply(p) &&
 	       !(v->rules & (VC_R_KIRBY_DEATH | VC_R_NO_FACING | VC_R_BIKJANG)) && m->to >= 0 &&
-	       m->to2 >= 0 &&
-	       !(p->board[m->to] && (p->sqf[m->to] & VC_SQF_LINKMASK) && m->to != m->from &&
-		 m->to != m->from2) &&
-	       !(p->board[m->to2] && (p->sqf[m->to2] & VC_SQF_LINKMASK) && m->to2 != m->from &&
-		 m->to2 != m->from2);
+	       m->to2 >= 0 && !takes_two(p, m, m->to) && !takes_two(p, m, m->to2);
 }
 
 /* Is the side to move's royal piece attacked once the two-square move m
@@ -1154,7 +1153,6 @@ static inline int wall_testable(const struct vc_position *p, const vc_move *m)
 static int wall_leaves_check(struct vc_position *p, const vc_move *m, const int32_t *lines,
 			     int twos)
 {
-	const struct vc_variant *v = p->v;
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	uint8_t code = p->board[m->from];
 	if (m->promo)
@@ -1165,16 +1163,9 @@ static int wall_leaves_check(struct vc_position *p, const vc_move *m, const int3
 		was[i] = p->board[sq[i]];
 		lift_or_put(p, sq[i], now[i]);
 	}
-	int attacked = 0;
-	if (!lines)
-		attacked = k >= 0 && vc_attacked(p, k, them);
-	for (int j = 0; lines && j < 2 && !attacked; j++) {
-		int32_t i = lines[j];
-		attacked = i >= 0 && vc_line_clear(p, i) &&
-			   vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, them);
-	}
-	if (lines && twos && !attacked)
-		attacked = vc_two_attacked(p, k, them);
+	int attacked = !lines ? k >= 0 && vc_attacked(p, k, them)
+			      : vc_line_attacks(p, lines[0], them) || vc_line_attacks(p, lines[1], them) ||
+					(twos && vc_two_attacked(p, k, them));
 	for (int i = 3; i >= 0; i--)
 		lift_or_put(p, sq[i], was[i]);
 	return attacked;
@@ -1276,11 +1267,8 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 		return 0;
 	if (wall_testable(p, m) && v->pins[side] && !v->test_all && !took_two(p)) {
 		/* a two-square piece's move: the lines behind both its old squares */
-		const int32_t *pk = v->pins[side] + (size_t)k * (size_t)v->nsq;
-		int32_t lines[2] = { pk[m->from], pk[m->from2] };
-		for (int j = 0; j < 2; j++) /* an old square it keeps stays shut */
-			if ((j ? m->from2 : m->from) == m->to || (j ? m->from2 : m->from) == m->to2)
-				lines[j] = -1;
+		int32_t lines[2];
+		wall_lines(v, side, k, m, lines);
 		if (lines[0] != -2 && lines[1] != -2)
 			return wall_leaves_check(p, m, lines, v->two_types && two_near(p, side ^ 1, k));
 	}

@@ -915,17 +915,6 @@ void vc_pos_unmake(struct vc_position *p)
 	p->hash = u->hash;
 }
 
-/* Schizochess: files k and k + files/2 trade places; castling partners and
- * en-passant targets travel with their squares.  Its own inverse. */
-/* The square of sq after the halves swap: each file moves shift files
- * across, wrapping (half the board; undone by the rest of the way round,
- * which on an odd number of files is not the same shift). */
-static inline int swapped_square(const struct vc_variant *v, int sq, int shift)
-{
-	int f = v->sqfile[sq], g = f + shift;
-	return sq - f + (g < v->files ? g : g - v->files);
-}
-
 /* The board halves swap places (rule swap-halves), or with undo swap
  * back: every square's piece and flags, the mirror, the piece lists, the
  * kings, the castling partners and the en-passant targets; the hash is
@@ -934,9 +923,7 @@ static inline int swapped_square(const struct vc_variant *v, int sq, int shift)
 static void swap_halves(struct vc_position *p, int undo)
 {
 	const struct vc_variant *v = p->v;
-	int half = v->files / 2, shift = undo ? v->files - half : half;
-	if (shift >= v->files) /* one file: nothing moves */
-		shift = 0;
+	int shift = vc_swap_shift(v, undo);
 	if (v->files == 8) {
 		/* ranks of eight squares: each one word whose halves trade
 		 * places, whatever the byte order */
@@ -970,21 +957,21 @@ static void swap_halves(struct vc_position *p, int undo)
 		for (int i = 0; i < p->npl[c]; i++) {
 			/* on eight files, file f + 4 mod 8 is f ^ 4 */
 			int sq = v->files == 8 ? p->plist[c][i] ^ 4
-					       : swapped_square(v, p->plist[c][i], shift);
+					       : vc_swapped_square(v, p->plist[c][i], shift);
 			p->plist[c][i] = (int16_t)sq;
 			p->pidx[sq] = (int16_t)i;
 		}
 	for (int c = 0; c < 2; c++) {
 		if (p->king[c] >= 0)
-			p->king[c] = (int16_t)swapped_square(v, p->king[c], shift);
+			p->king[c] = (int16_t)vc_swapped_square(v, p->king[c], shift);
 		for (int i = 0; i < v->ncastle; i++)
 			if (p->castle[c][i] >= 0)
-				p->castle[c][i] = (int16_t)swapped_square(v, p->castle[c][i], shift);
+				p->castle[c][i] = (int16_t)vc_swapped_square(v, p->castle[c][i], shift);
 	}
 	for (int i = 0; i < p->nep; i++)
-		p->ep[i] = (int16_t)swapped_square(v, p->ep[i], shift);
+		p->ep[i] = (int16_t)vc_swapped_square(v, p->ep[i], shift);
 	if (p->epvictim >= 0)
-		p->epvictim = (int16_t)swapped_square(v, p->epvictim, shift);
+		p->epvictim = (int16_t)vc_swapped_square(v, p->epvictim, shift);
 	if (!undo)
 		p->hash = vc_pos_compute_hash(p);
 }

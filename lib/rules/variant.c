@@ -1375,8 +1375,7 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	for (int sq = 0; sq < v->nsq; sq++)
 		v->sqfile[sq] = (uint8_t)(sq % v->files);
 	for (int u = 0; u < 2; u++) { /* a swap of halves, and its undo (position.c) */
-		int shift = u ? v->files - v->files / 2 : v->files / 2;
-		shift = shift < v->files ? shift : 0;
+		int shift = vc_swap_shift(v, u);
 		v->swap_low[u] = 0;
 		for (int sq = 0; sq < v->nsq && v->nsq <= 64; sq++)
 			if (v->sqfile[sq] < v->files - shift)

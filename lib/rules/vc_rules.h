@@ -590,6 +590,22 @@ static inline int vc_swap_ply(const struct vc_position *p)
 	return (p->v->rules & VC_R_SWAP_HALVES) && vc_position_plies_to_transform(p) == 1;
 }
 
+/* How many files a swap of halves turns the board along (with undo, the
+ * rest of the way round: on an odd number of files not the same shift);
+ * one file turns nowhere. */
+static inline int vc_swap_shift(const struct vc_variant *v, int undo)
+{
+	int half = v->files / 2, shift = undo ? v->files - half : half;
+	return shift < v->files ? shift : 0;
+}
+
+/* The square of sq once the board turns shift files along, wrapping. */
+static inline int vc_swapped_square(const struct vc_variant *v, int sq, int shift)
+{
+	int f = v->sqfile[sq], g = f + shift;
+	return sq - f + (g < v->files ? g : g - v->files);
+}
+
 /* A mirror word with each rank turned shift files along, wrapping, as a
  * swap of halves turns the board (low: v->swap_low of that shift). */
 static inline uint64_t vc_bb_turned(uint64_t x, uint64_t low, int shift, int files)
@@ -635,6 +651,15 @@ static inline int vc_line_clear(const struct vc_position *p, int32_t i)
 		if (p->board[v->trie[j].sq])
 			return 0;
 	return 1;
+}
+
+/* Is there a piece of side 'by' behind trie node i (i >= 0; -1: none) that
+ * takes along the line to the royal piece, with the line clear (what
+ * leaving node i's square uncovers)? */
+static inline int vc_line_attacks(const struct vc_position *p, int32_t i, int by)
+{
+	const struct vc_variant *v = p->v;
+	return i >= 0 && vc_line_clear(p, i) && vc_trie_walk(p, v->trie, i + 1, i + v->trie[i].skip, by);
 }
 
 /* Does the piece on from reach target along one of its capture paths? */
