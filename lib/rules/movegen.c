@@ -65,7 +65,7 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		}
 		return n;
 	}
-	while (i < end) {
+	while (i < end && (mask & ~v->walk_types)) {
 		if (!(t[i].sub & mask)) {
 			i += t[i].skip;
 			continue;
@@ -86,11 +86,15 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		}
 		i += t[i].skip;
 	}
-	if (mask & v->walk_types)
-		/* not in the tries: every piece of those types is a candidate */
+	if (mask & v->walk_types) {
+		/* not in the tries: every piece of those types whose paths hold
+		 * the target at all is a candidate */
+		size_t words = (size_t)(v->nsq + 63) / 64;
 		for (int j = 0; j < p->npl[side] && n < cap; j++) {
-			int from = p->plist[side][j];
-			if ((mask & v->walk_types) >> vc_code_type(p->board[from]) & 1) {
+			int from = p->plist[side][j], ty = vc_code_type(p->board[from]);
+			const uint64_t *r = capture ? v->walk_reach[side][ty] : v->walk_move_reach[side][ty];
+			if (((mask & v->walk_types) >> ty & 1) &&
+			    vc_bit_test(r + (size_t)from * words, target)) {
 				int dup = 0;
 				for (int d = 0; d < n; d++)
 					dup |= out[d] == from;
@@ -98,6 +102,7 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 					out[n++] = (int16_t)from;
 			}
 		}
+	}
 	return n;
 }
 

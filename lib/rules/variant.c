@@ -70,6 +70,9 @@ void vc_variant_free(struct vc_variant *v)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < VC_MAXT; t++)
 			free(v->walk_reach[s][t]);
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < VC_MAXT; t++)
+			free(v->walk_move_reach[s][t]);
 	free(v->zobrist);
 	free(v->zob_link);
 	for (int s = 0; s < 2; s++)
@@ -103,11 +106,26 @@ const char *vc_variant_piece_name(const struct vc_variant *v, int type)
 	return type >= 0 && type < v->ntypes ? v->types[type].name : NULL;
 }
 
+/* one symbol among the types of mask, in the order of types */
+static int symbol_among(const struct vc_variant *v, uint64_t mask, int san, const char *s, size_t len)
+{
+	for (; mask; mask &= mask - 1) {
+		int t = __builtin_ctzll(mask);
+		const char *y = san ? v->types[t].san : v->types[t].symbol;
+		if (strlen(y) == len && strncasecmp(y, s, len) == 0)
+			return t;
+	}
+	return -1;
+}
+
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 {
+	int c0 = len ? toupper((unsigned char)s[0]) : 0;
 	if (len == 1) {
 		/* one letter: any case; the common case of every move read */
 		int c = s[0] & ~0x20;
+		if (v->symbols_indexed && c >= 'A' && c <= 'Z')
+			return v->letter_type[c - 'A'];
 		for (int t = 0; t < v->ntypes; t++)
 			if (v->types[t].symbol[1] == 0 && v->types[t].symbol[0] == c)
 				return t;
@@ -116,17 +134,14 @@ int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 				return t;
 		return -1;
 	}
-	/* the first letter tells most symbols apart before their lengths */
-	int c0 = len ? tolower((unsigned char)s[0]) : 0;
-	for (int t = 0; t < v->ntypes; t++)
-		if (tolower((unsigned char)v->types[t].symbol[0]) == c0 &&
-		    strlen(v->types[t].symbol) == len && strncasecmp(v->types[t].symbol, s, len) == 0)
-			return t;
-	for (int t = 0; t < v->ntypes; t++)
-		if (tolower((unsigned char)v->types[t].san[0]) == c0 &&
-		    strlen(v->types[t].san) == len && strncasecmp(v->types[t].san, s, len) == 0)
-			return t;
-	return -1;
+	uint64_t all = v->ntypes >= 64 ? ~0ULL : (1ULL << v->ntypes) - 1, sym = all, san = all;
+	if (v->symbols_indexed && c0 >= 'A' && c0 <= 'Z') {
+		/* the first letter tells most symbols apart */
+		sym = v->sym_first[c0 - 'A'];
+		san = v->san_first[c0 - 'A'];
+	}
+	int t = symbol_among(v, sym, 0, s, len);
+	return t >= 0 ? t : symbol_among(v, san, 1, s, len);
 }
 
 int vc_variant_piece_find(const struct vc_variant *v, const char *name)
@@ -1134,14 +1149,15 @@ static int flatten_tries(struct compile *c)
 	return 0;
 }
 
-/* walk_reach[s][t]: per origin, the squares its capture paths hold at all */
-static int reach_table(struct vc_variant *v, int s, int t)
+/* per origin of side s's type t, the squares its paths of the given mode
+ * hold at all, into *to: walk_reach (captures) and walk_move_reach */
+static int reach_table(struct vc_variant *v, int s, int t, int mode, uint64_t **to)
 {
 	size_t words = (size_t)(v->nsq + 63) / 64;
 	uint64_t *r = calloc((size_t)v->nsq * words, sizeof *r);
 	if (!r)
 		return -1;
-	v->walk_reach[s][t] = r;
+	*to = r;
 	for (int o = 0; o < v->nsq; o++) {
 		int32_t off = v->pathoff[s][t][o];
 		if (!off)
@@ -1149,7 +1165,7 @@ static int reach_table(struct vc_variant *v, int s, int t)
 		const int16_t *q = v->paths + off;
 		int np = *q++;
 		for (int i = 0; i < np; i++, q += 2 + q[0])
-			for (int j = 0; j < q[0] && (q[1] & VC_MODE_CAPTURE); j++)
+			for (int j = 0; j < q[0] && (q[1] & mode); j++)
 				vc_bit_set(r + (size_t)o * words, q[2 + j] & VC_PS_SQMASK);
 	}
 	return 0;
@@ -1157,14 +1173,19 @@ static int reach_table(struct vc_variant *v, int s, int t)
 
 /* walk_reach for the types whose attacks are walked; with test_lines, for
  * every type (movegen.c's find_pins asks which pieces line up with the
- * royal piece) */
+ * royal piece); walk_move_reach for the walked types */
 static int walk_tables(struct vc_variant *v)
 {
 	for (int s = 0; s < 2; s++)
-		for (int t = 0; t < v->ntypes; t++)
-			if (!v->walk_reach[s][t] && ((v->walk_types >> t & 1) || v->test_lines) &&
-			    reach_table(v, s, t))
+		for (int t = 0; t < v->ntypes; t++) {
+			int walked = v->walk_types >> t & 1;
+			if (!v->walk_reach[s][t] && (walked || v->test_lines) &&
+			    reach_table(v, s, t, VC_MODE_CAPTURE, &v->walk_reach[s][t]))
 				return -1;
+			if (!v->walk_move_reach[s][t] && walked &&
+			    reach_table(v, s, t, VC_MODE_MOVE, &v->walk_move_reach[s][t]))
+				return -1;
+		}
 	return 0;
 }
 
@@ -1313,6 +1334,17 @@ static int two_square_moves(struct vc_variant *v)
  * summaries that choose the generator's and validator's ways */
 static void summaries(struct vc_variant *v)
 {
+	v->symbols_indexed = 0;
+	memset(v->sym_first, 0, sizeof v->sym_first);
+	memset(v->san_first, 0, sizeof v->san_first);
+	for (int t = 0; t < v->ntypes; t++) {
+		int a = toupper((unsigned char)v->types[t].symbol[0]),
+		    b = toupper((unsigned char)v->types[t].san[0]);
+		if (a >= 'A' && a <= 'Z')
+			v->sym_first[a - 'A'] |= 1ULL << t;
+		if (b >= 'A' && b <= 'Z')
+			v->san_first[b - 'A'] |= 1ULL << t;
+	}
 	memset(v->letter_type, -1, sizeof v->letter_type);
 	for (int t = v->ntypes - 1; t >= 0; t--) {
 		int c = v->types[t].symbol[0]; /* as vc_type_by_symbol matches one letter */
@@ -1325,6 +1357,7 @@ static void summaries(struct vc_variant *v)
 		    vc_type_by_symbol(v, v->types[t].san, 1) == t)
 			v->letter_type[c - 'A'] = (int8_t)t;
 	}
+	v->symbols_indexed = 1;
 	/* SAN's groups of types written alike, the unpromoted kinds of the
 	 * pieces written '+X', and the types whose drops have rules */
 	v->drop_rule_types = v->plus_types = 0;

@@ -367,6 +367,9 @@ struct vc_variant {
 	 * squares its capture paths hold at all, a cheap test before a walk;
 	 * for walked types, and for every type with test_lines */
 	uint64_t *walk_reach[2][VC_MAXT];
+	/* walk_move_reach[side][type]: the same of its move paths, for the
+	 * walked types (vc_reach_origins: which pieces could have moved there) */
+	uint64_t *walk_move_reach[2][VC_MAXT];
 	struct vc_tnode *trie;    /* all tries */
 	int32_t *trieoff[2][2];   /* [kind 0 capture, 1 move][side][target] -> start; end = next */
 	int32_t *trieend[2][2];
@@ -444,6 +447,11 @@ struct vc_variant {
 	   board, its attack tests (or the origins of those types) go the
 	   general way */
 	uint64_t bbout, bboutcap;
+	/* vc_type_by_symbol's index, once compiled (symbols_indexed): by first
+	 * letter, either case, the types whose symbol and whose SAN symbol
+	 * begin with it */
+	uint64_t sym_first[26], san_first[26];
+	uint8_t symbols_indexed;
 };
 
 #define VC_TN1_REACH 0x8000
@@ -779,7 +787,9 @@ int vc_move_exposes(struct vc_position *p, const vc_move *m);
 /* Is a pseudo-legal move legal?  (Not when it cannot be made: out of memory.) */
 int vc_move_legal(struct vc_position *p, const vc_move *m);
 /* Origins of side's pieces whose type is in mask that reach target
- * (capture tries when capture != 0); returns the count written to out. */
+ * (capture tries when capture != 0); returns the count written to out.
+ * The walked types are in no trie: of those, every piece whose paths hold
+ * target at all (walk_reach, walk_move_reach), blocked or not. */
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap);
 
