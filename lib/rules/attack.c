@@ -199,21 +199,46 @@ static int two_push(const struct vc_position *p, int a, int b, int na, int nb, i
 	return n + 1;
 }
 
-int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
+/* How many steps of (dx, dy) carry the squares (a, b) onto the pair
+ * (x, y), either way round; 0 when no number does. */
+static int two_steps(const struct vc_variant *v, int a, int b, int x, int y, int dx, int dy)
+{
+	const uint8_t *fl = v->sqfile, *rk = v->sqrank;
+	for (int o = 0; o < 2; o++) {
+		int na = o ? y : x, nb = o ? x : y;
+		int DX = fl[na] - fl[a], DY = rk[na] - rk[a];
+		if (fl[nb] - fl[b] != DX || rk[nb] - rk[b] != DY)
+			continue;
+		int k = dx ? DX / dx : DY / dy;
+		if (k >= 1 && k * dx == DX && k * dy == DY)
+			return k;
+	}
+	return 0;
+}
+
+/* vc_gen_two, and with lo >= 0 only the moves onto the squares lo < hi */
+static int gen_two(const struct vc_position *p, int a, int side, int target, int lo, int hi,
+		   vc_move *out)
 {
 	const struct vc_variant *v = p->v;
 	int t = vc_code_type(p->board[a]);
 	int b = vc_partner(p, a);
 	const struct vc_ptype *pt = &v->types[t];
 	int F = v->files, R = v->ranks;
-	int af = a % F, ar = a / F, bf = b % F, br = b / F;
+	int af = v->sqfile[a], ar = v->sqrank[a], bf = v->sqfile[b], br = v->sqrank[b];
 	int n = 0;
 	/* translations: every square on the way empty, the landing squares
 	 * empty or enemies (then the slide stops there) */
 	const struct vc_twovec *tv = v->twovec[side][t];
 	for (int i = 0; i < v->ntwovec[side][t]; i++) {
 		int dx = tv[i].dx, dy = tv[i].dy;
-		int max = tv[i].range ? tv[i].range : F + R;
+		int max = tv[i].range ? tv[i].range : F + R, want = 0;
+		if (lo >= 0) { /* the one number of steps that lands there */
+			want = two_steps(v, a, b, lo, hi, dx, dy);
+			if (!want || want > max || want < tv[i].min)
+				continue;
+			max = want;
+		}
 		for (int k = 1; k <= max; k++) {
 			int naf = af + k * dx, nar = ar + k * dy, nbf = bf + k * dx, nbr = br + k * dy;
 			if (naf < 0 || naf >= F || nar < 0 || nar >= R || nbf < 0 || nbf >= F || nbr < 0 ||
@@ -223,7 +248,7 @@ int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move
 			int caps = two_landing(p, side, a, b, na, nb);
 			if (caps < 0)
 				break;
-			if (k >= tv[i].min) {
+			if (k >= tv[i].min && (!want || k == want)) {
 				if (target >= 0) {
 					if (na == target || nb == target)
 						return 1;
@@ -241,10 +266,11 @@ int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move
 	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
 	for (int pv = 0; pv < 2; pv++) {
 		int piv = pv ? b : a, mov = pv ? a : b;
-		int d = vc_link_dir(mov % F - piv % F, mov / F - piv / F);
+		int pf = v->sqfile[piv], pr = v->sqrank[piv];
+		int d = vc_link_dir(v->sqfile[mov] - pf, v->sqrank[mov] - pr);
 		for (int j = 0; j < nturns; j++) {
 			int nd = rot_dir(d, turns[j]);
-			int nf = piv % F + vc_link_dx(nd), nr = piv / F + vc_link_dy(nd);
+			int nf = pf + vc_link_dx(nd), nr = pr + vc_link_dy(nd);
 			if (nf < 0 || nf >= F || nr < 0 || nr >= R)
 				continue;
 			int ns = nr * F + nf;
@@ -256,6 +282,9 @@ int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move
 					return 1;
 				continue;
 			}
+			if (lo >= 0 && !((pv ? ns : a) == lo && (pv ? b : ns) == hi) &&
+			    !((pv ? ns : a) == hi && (pv ? b : ns) == lo))
+				continue;
 			/* a turn is a move and a capture alike */
 			n = two_push(p, a, b, pv ? ns : a, pv ? b : ns, caps ? 1 : 0, side, out, n, t);
 		}
@@ -263,3 +292,13 @@ int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move
 	return target >= 0 ? 0 : n;
 }
 
+
+int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
+{
+	return gen_two(p, a, side, target, -1, -1, out);
+}
+
+int vc_two_find(const struct vc_position *p, int a, int side, int x, int y, vc_move *out)
+{
+	return gen_two(p, a, side, -1, x < y ? x : y, x < y ? y : x, out);
+}

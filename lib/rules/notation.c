@@ -985,7 +985,7 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 			    piece_word(v, t, w1, sizeof w1), s1, s2);
 	}
 	int anchor = a < b ? a : b;
-	int nm = vc_gen_two(p, anchor, side, -1, buf);
+	int nm = vc_two_find(p, anchor, side, san->to, san->to2, buf);
 	int lo = san->to < san->to2 ? san->to : san->to2, hi = san->to < san->to2 ? san->to2 : san->to;
 	for (int i = 0; i < nm; i++) {
 		if (buf[i].to != lo || buf[i].to2 != hi)

@@ -1405,8 +1405,10 @@ int vc_variant_compile(struct vc_ctx *ctx, struct vc_variant *v)
 	struct compile c = { .v = v };
 	int rc = -1;
 	v->nsq = v->files * v->ranks;
-	for (int sq = 0; sq < v->nsq; sq++)
+	for (int sq = 0; sq < v->nsq; sq++) {
 		v->sqfile[sq] = (uint8_t)(sq % v->files);
+		v->sqrank[sq] = (uint8_t)(sq / v->files);
+	}
 	for (int u = 0; u < 2; u++) { /* a swap of halves, and its undo (position.c) */
 		int shift = vc_swap_shift(v, u);
 		v->swap_low[u] = 0;

@@ -335,6 +335,7 @@ struct vc_variant {
 	uint64_t swap_low[2]; /* mirror squares of the files below files - shift, shift half
 				 the files (a swap) and the rest (its undo); compiled */
 	uint8_t sqfile[VC_MAXSQ]; /* the file of each square (compiled) */
+	uint8_t sqrank[VC_MAXSQ]; /* and its rank */
 	uint64_t explode_spare;   /* explosion: types the blast spares but on its own square */
 	struct vc_end_rules end;
 	int has_end;              /* some end rule beyond mate and a drawn stalemate */
@@ -676,12 +677,12 @@ static inline int vc_line_attacks(const struct vc_position *p, int32_t i, int by
  * some translation or turn at all?  A cheap test before the exact one. */
 static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, int odd)
 {
-	int f = sq % v->files, r = sq / v->files;
+	int f = v->sqfile[sq], r = v->sqrank[sq];
 	int s2[2] = { a, b };
 	if (odd)
 		return 1; /* vectors other than orthogonal and diagonal ones */
 	for (int k = 0; k < 2; k++) {
-		int dx = f - s2[k] % v->files, dy = r - s2[k] / v->files;
+		int dx = f - v->sqfile[s2[k]], dy = r - v->sqrank[s2[k]];
 		if (dx == 0 || dy == 0 || dx == dy || dx == -dy)
 			return 1;
 	}
@@ -732,6 +733,9 @@ static inline int vc_partner(const struct vc_position *p, int sq)
  * squares is target (target >= 0)?  With target -1 and out != NULL, writes
  * its pseudo-legal moves to out and returns their count. */
 int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out);
+/* The moves of vc_gen_two that land on the squares x and y (either way
+ * round): the one move a text names, without the others. */
+int vc_two_find(const struct vc_position *p, int a, int side, int x, int y, vc_move *out);
 int vc_gen_from(const struct vc_position *p, int from, vc_move *out);
 /* drop-one-per-file: does the side to move hold a piece of type t on the
  * file of sq already (shogi's nifu)? */
