@@ -282,16 +282,15 @@ static int gen_two(const struct vc_position *p, int a, int side, int target, int
 					return 1;
 				continue;
 			}
-			if (lo >= 0 && !((pv ? ns : a) == lo && (pv ? b : ns) == hi) &&
-			    !((pv ? ns : a) == hi && (pv ? b : ns) == lo))
+			int na = pv ? ns : a, nb = pv ? b : ns;
+			if (lo >= 0 && ((na < nb ? na : nb) != lo || (na < nb ? nb : na) != hi))
 				continue;
 			/* a turn is a move and a capture alike */
-			n = two_push(p, a, b, pv ? ns : a, pv ? b : ns, caps ? 1 : 0, side, out, n, t);
+			n = two_push(p, a, b, na, nb, caps ? 1 : 0, side, out, n, t);
 		}
 	}
 	return target >= 0 ? 0 : n;
 }
-
 
 int vc_gen_two(const struct vc_position *p, int a, int side, int target, vc_move *out)
 {

@@ -65,7 +65,9 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 		}
 		return n;
 	}
-	while (i < end && (mask & ~v->walk_types)) {
+	if (!(mask & ~v->walk_types))
+		i = end; /* the tries hold none of the walked types */
+	while (i < end) {
 		if (!(t[i].sub & mask)) {
 			i += t[i].skip;
 			continue;

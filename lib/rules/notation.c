@@ -985,20 +985,16 @@ static int resolve_two(struct vc_position *p, const struct vc_san *san, const ch
 			    piece_word(v, t, w1, sizeof w1), s1, s2);
 	}
 	int anchor = a < b ? a : b;
-	int nm = vc_two_find(p, anchor, side, san->to, san->to2, buf);
-	int lo = san->to < san->to2 ? san->to : san->to2, hi = san->to < san->to2 ? san->to2 : san->to;
-	for (int i = 0; i < nm; i++) {
-		if (buf[i].to != lo || buf[i].to2 != hi)
-			continue;
-		if (untested) { /* the one move written: the caller tests it */
+	if (vc_two_find(p, anchor, side, san->to, san->to2, buf) > 0) { /* the move written */
+		if (untested) { /* the caller tests it */
 			*untested = 1;
-			*out = buf[i];
+			*out = buf[0];
 			return 0;
 		}
-		if (!vc_move_legal(p, &buf[i]))
+		if (!vc_move_legal(p, &buf[0]))
 			return fail(code, "move-illegal", msg, n, "'%.*s' %s", tl, text,
-				    vc_illegal_why(p, &buf[i]));
-		*out = buf[i];
+				    vc_illegal_why(p, &buf[0]));
+		*out = buf[0];
 		return 0;
 	}
 	return two_why(p, t, a, b, san->to, san->to2, code, msg, n);

@@ -120,7 +120,6 @@ static int symbol_among(const struct vc_variant *v, uint64_t mask, int san, cons
 
 int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 {
-	int c0 = len ? toupper((unsigned char)s[0]) : 0;
 	if (len == 1) {
 		/* one letter: any case; the common case of every move read */
 		int c = s[0] & ~0x20;
@@ -134,6 +133,7 @@ int vc_type_by_symbol(const struct vc_variant *v, const char *s, size_t len)
 				return t;
 		return -1;
 	}
+	int c0 = len ? toupper((unsigned char)s[0]) : 0;
 	uint64_t all = v->ntypes >= 64 ? ~0ULL : (1ULL << v->ntypes) - 1, sym = all, san = all;
 	if (v->symbols_indexed && c0 >= 'A' && c0 <= 'Z') {
 		/* the first letter tells most symbols apart */
