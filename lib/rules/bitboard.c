@@ -10,18 +10,20 @@
  * (a pawn's step of two, its crossed square in transit, maybe a first move
  * only), walked square by square.  A variant whose paths have other shapes,
  * or whose mechanics need more than moving, taking (en passant too),
- * promoting and castling, gets no tables (v->bb stays NULL) and perft keeps
- * to movegen.c's general way.  The mirror's tables (v->bbm, the attack
+ * promoting, castling and the end rules that read the board and the checks
+ * given, gets no tables (v->bb stays NULL) and perft keeps to movegen.c's
+ * general way.  The mirror's tables (v->bbm, the attack
  * tests and origins) may leave out types of other shapes that are not
  * royal (vc_bb_outside): while such a piece stands on the board, the tests
  * it could change go the general way (vc_bb_holds).
  *
- * Generation is legal: the checkers and the pieces pinned to the royal
- * piece are found from it outwards along the enemy's ride directions; a
- * pinned piece moves only on its pin line, in check only to take the one
- * checker or to stand between; the royal piece only to squares not
- * attacked with it lifted off the board.  En passant and castling are made
- * on a copy and tested there.  Positions are copied, not unmade.
+ * Generation is legal (a side without a royal piece has every move legal):
+ * the checkers and the pieces pinned to the royal piece are found from it
+ * outwards along the enemy's ride directions; a pinned piece moves only on
+ * its pin line, in check only to take the one checker or to stand between;
+ * the royal piece only to squares not attacked with it lifted off the
+ * board.  En passant and castling are made on a copy and tested there.
+ * Positions are copied, not unmade.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,9 @@ struct vc_bb {
 	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
+	/* the end rules' region (end: region), each side's squares and the
+	 * types that count there */
+	uint64_t region[2], regtypes;
 };
 
 /* a position */
@@ -105,6 +110,7 @@ struct bpos {
 	int8_t epvictim, side;
 	int8_t king[2];
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
+	uint8_t checks[2];              /* checks given (end: checks) */
 	uint8_t board[64];              /* type + 1, 0 empty */
 };
 
@@ -346,30 +352,42 @@ uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
 	return b ? (capture ? b->outcap : b->out) : 0;
 }
 
+/* The end rules perft over bitboards reads (bb_over): those that look at
+ * the board and the checks given.  Not the passes (perft makes none) nor a
+ * region with a reply (racing kings: the reply is searched). */
+static int end_fits(const struct vc_variant *v)
+{
+	const struct vc_end_rules *e = &v->end;
+	return !e->passes && !e->facing_pass && !(e->region && e->region_reply == 1);
+}
+
 /* The mechanics the generator over bitboards knows: moving, taking (en
- * passant too), promoting and castling.  With moves, those of the moves on
- * the board alone: end rules, regions (the paths keep to them already) and
- * drops from a hand may be there too, for the mate test (a legal move on
- * the board is one whatever else the variant has). */
+ * passant too), promoting and castling, the end rules of end_fits, and
+ * sides without a royal piece (every move legal: extinction, horde).  With
+ * moves, those of the moves on the board alone for the mate test (a legal
+ * move on the board is one whatever else the variant has): any end rule,
+ * regions (the paths keep to them already) and drops from a hand may be
+ * there too, but a royal type must be. */
 static int mechanics_fit(const struct vc_variant *v, int moves)
 {
 	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER;
+	int k = v->king_type;
 	if (moves)
 		known |= VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_DROP_PROMOTED;
-	if (v->has_complex || (v->rules & ~known) || v->king_type < 0 ||
-	    (!moves && (v->has_end || v->nreserve || v->nregions)))
+	if (v->has_complex || (v->rules & ~known) || (moves && k < 0) ||
+	    (!moves && (v->nreserve || v->nregions || !end_fits(v))))
 		return 0;
-	if (v->ncastle && v->castle_type != v->king_type)
+	if (k >= 0 && v->ncastle && v->castle_type != k)
 		return 0;
-	for (int i = 0; i < v->ncastle; i++)
-		if (v->castle[i].becomes == v->king_type)
+	for (int i = 0; k >= 0 && i < v->ncastle; i++)
+		if (v->castle[i].becomes == k)
 			return 0;
 	for (int t = 0; t < v->ntypes; t++) {
 		const struct vc_ptype *pt = &v->types[t];
-		if ((pt->props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) || pt->promo_step ||
-		    ((pt->props & VC_P_ROYAL) && t != v->king_type) ||
-		    (pt->promo_choices >> v->king_type & 1) || pt->auto_to == v->king_type ||
-		    (t == v->king_type && (pt->promo_choices || pt->auto_to >= 0)))
+		if ((pt->props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) || pt->promo_step)
+			return 0;
+		if (k >= 0 && (((pt->props & VC_P_ROYAL) && t != k) || (pt->promo_choices >> k & 1) ||
+			       pt->auto_to == k || (t == k && (pt->promo_choices || pt->auto_to >= 0))))
 			return 0;
 	}
 	return 1;
@@ -509,6 +527,9 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		goto no;
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
+	for (int s = 0; s < 2; s++)
+		b->region[s] = v->end.region_sq[s][0];
+	b->regtypes = v->end.region_types;
 	b->moves = !b->out && mechanics_fit(v, 1);
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
@@ -603,7 +624,8 @@ static void make_castle(const struct vc_bb *b, const struct vc_variant *v, struc
 	put(c, us, kt, kto);
 	put(c, us, nt, pto);
 	c->first &= ~(bit(ksq) | bit(psq) | bit(kto) | bit(pto));
-	c->king[us] = (int8_t)kto;
+	if (kt == b->king)
+		c->king[us] = (int8_t)kto;
 	for (int k = 0; k < VC_MAXCASTLE; k++)
 		c->castle[us][k] = -1;
 }
@@ -629,8 +651,7 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 	c->epvictim = -1;
 	if (m->flags & BM_CASTLE) {
 		make_castle(b, v, c, m);
-		c->side = (int8_t)them;
-		return;
+		goto done;
 	}
 	int t = x->board[from] - 1;
 	if (m->flags & BM_CAP) {
@@ -641,12 +662,11 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 	lift(c, us, t, from);
 	put(c, us, m->promo ? m->promo - 1 : t, to);
 	c->first &= ~(bit(from) | bit(to));
-	if (t == b->king) {
+	if (t == b->king)
 		c->king[us] = (int8_t)to;
-		if (v->castle_type == t)
-			for (int k = 0; k < VC_MAXCASTLE; k++)
-				c->castle[us][k] = -1;
-	}
+	if (t == v->castle_type)
+		for (int k = 0; k < VC_MAXCASTLE; k++)
+			c->castle[us][k] = -1;
 	for (int s = 0; s < 2; s++)
 		for (int k = 0; k < v->ncastle; k++)
 			if (c->castle[s][k] == from || c->castle[s][k] == to)
@@ -655,7 +675,12 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 		c->ep = ep_targets(v, from, to);
 		c->epvictim = (int8_t)to;
 	}
+done:
 	c->side = (int8_t)them;
+	/* a check given counts (position.c's end of a ply) */
+	if (v->end.checks && c->king[them] >= 0 &&
+	    attacked(b, c, c->king[them], us, c->occ[0] | c->occ[1]) && c->checks[us] < 255)
+		c->checks[us]++;
 }
 
 /* ---- legal generation ---- */
@@ -701,10 +726,13 @@ static inline void push(struct gen *g, int from, int to, int promo, int flags)
 	m->flags = (uint8_t)flags;
 }
 
-/* Would the mover's royal piece be attacked after m?  (made on a copy) */
+/* Would the mover's royal piece be attacked after m?  (made on a copy;
+ * 0 for a side without one) */
 static int leaves_check(struct gen *g, const struct bmove *m)
 {
 	struct bpos c;
+	if (g->x->king[g->us] < 0)
+		return 0;
 	bb_make(g->b, g->v, &c, g->x, m);
 	return attacked(g->b, &c, c.king[g->us], g->them, c.occ[0] | c.occ[1]);
 }
@@ -883,11 +911,14 @@ static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinn
 	return att;
 }
 
+/* Castling by the piece on ksq; attacks matter only when it is royal (as
+ * in movegen.c's gen_castling). */
 static void gen_castling(struct gen *g, int ksq, int in_check)
 {
 	const struct vc_variant *v = g->v;
 	const struct bpos *x = g->x;
-	int us = g->us, through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) != 0;
+	int us = g->us, royal = ksq == x->king[us];
+	int through = (v->rules & VC_R_CASTLE_THROUGH_CHECK) || !royal;
 	if (in_check && !through)
 		return;
 	for (int i = 0; i < v->ncastle; i++) {
@@ -912,7 +943,7 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 		if (!ok)
 			continue;
 		struct bmove m = { (uint8_t)ksq, (uint8_t)kto, (uint8_t)i, BM_CASTLE };
-		if (!leaves_check(g, &m))
+		if (!royal || !leaves_check(g, &m))
 			g->out[g->n++] = m;
 	}
 }
@@ -933,8 +964,35 @@ static void gen_king(struct gen *g, int k)
 	}
 }
 
+/* The moves of a side without a royal piece: all of them are legal.  It
+ * castles with the one piece of the type that castles; -1 when it has more
+ * than one and a right left (movegen.c takes the first of its piece list,
+ * an order these tables do not keep). */
+static int gen_free(struct gen *g)
+{
+	const struct vc_bb *b = g->b;
+	const struct vc_variant *v = g->v;
+	const struct bpos *x = g->x;
+	int us = g->us;
+	for (int t = 0; t < b->ntypes; t++)
+		if (x->pc[us][t])
+			gen_type(g, t, ~0ULL, 0, NULL);
+	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
+		return g->n;
+	uint64_t c = x->pc[us][v->castle_type];
+	if (c & (c - 1)) {
+		for (int i = 0; i < v->ncastle; i++)
+			if (x->castle[us][i] >= 0)
+				return -1;
+		return g->n;
+	}
+	gen_castling(g, __builtin_ctzll(c), 0);
+	return g->n;
+}
+
 /* The legal moves into out, or with count only their number; with any,
- * the generation stops once some type has one. */
+ * the generation stops once some type has one.  -1: the position left
+ * the tables (gen_free). */
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		     struct bmove *out, int count, int any)
 {
@@ -950,6 +1008,8 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
 	uint64_t block, pinned, line[64];
+	if (k < 0)
+		return gen_free(&g);
 	for (int i = 0; i < b->ngrp[g.them]; i++) {
 		g.grp[i] = 0;
 		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
@@ -972,25 +1032,81 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 
 /* ---- perft ---- */
 
-static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		      int depth, struct bmove *buf)
+/* extinction (movegen.c's extinct_side): a side, the side not to move
+ * first, with at most extinct_count pieces of a kind the other side still
+ * has (one more when the other is to move and may claim) */
+static int extinct(const struct vc_bb *b, const struct vc_end_rules *e, const struct bpos *x)
 {
+	for (int k = 0; k < 2; k++) {
+		int c = k == 0 ? x->side ^ 1 : x->side;
+		int need = e->extinct_opp + (e->extinct_claim && c == x->side);
+		if (e->extinct_all) {
+			if (__builtin_popcountll(x->occ[c]) <= e->extinct_count &&
+			    __builtin_popcountll(x->occ[c ^ 1]) >= need)
+				return 1;
+			continue;
+		}
+		for (int t = 0; t < b->ntypes; t++)
+			if ((e->extinct_types >> t & 1) &&
+			    __builtin_popcountll(x->pc[c][t]) <= e->extinct_count &&
+			    __builtin_popcountll(x->pc[c ^ 1][t]) >= need)
+				return 1;
+	}
+	return 0;
+}
+
+/* Does a piece of side s of the region's types stand on its region? */
+static int in_region(const struct vc_bb *b, const struct bpos *x, int s)
+{
+	uint64_t on = 0;
+	for (uint64_t m = b->regtypes; m; m &= m - 1)
+		on |= x->pc[s][__builtin_ctzll(m)];
+	return (on & b->region[s]) != 0;
+}
+
+/* Has an end rule ended the game (movegen.c's vc_end_by_rule, for the
+ * rules end_fits lets in; perft only asks whether)? */
+static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x)
+{
+	const struct vc_end_rules *e = &v->end;
+	if (e->extinct && extinct(b, e, x))
+		return 1;
+	for (int s = 0; s < 2; s++)
+		if ((e->royal_lost && b->king >= 0 && x->king[s] < 0) ||
+		    (e->no_pieces && !x->occ[s]) || (e->checks && x->checks[s] >= e->checks))
+			return 1;
+	if (!e->region)
+		return 0;
+	if (e->region_reply == 2) /* still there at its turn */
+		return in_region(b, x, x->side);
+	return in_region(b, x, VC_WHITE) || in_region(b, x, VC_BLACK);
+}
+
+/* perft; *bad set when a position left the tables (gen_free) */
+static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		      int depth, struct bmove *buf, int *bad)
+{
+	if (v->has_end && bb_over(b, v, x))
+		return 0; /* the game is over */
 	int n = gen_legal(b, v, x, buf, depth == 1, 0);
-	if (depth == 1)
-		return (uint64_t)n;
+	if (n < 0)
+		*bad = 1;
+	if (depth == 1 || n <= 0)
+		return n > 0 ? (uint64_t)n : 0;
 	uint64_t total = 0;
 	struct bpos c;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !*bad; i++) {
 		bb_make(b, v, &c, x, &buf[i]);
-		total += perft(b, v, &c, depth - 1, buf + n);
+		total += perft(b, v, &c, depth - 1, buf + n, bad);
 	}
 	return total;
 }
 
 /* The position as bitboards, from its mirror: 0, or -1 when it does not
- * fit (pieces of no side, not one royal piece a side, dead pieces, and
- * with test the side not to move in check, whose royal piece perft would
- * take: the general way's count). */
+ * fit (pieces of no side, more than one royal piece a side, dead pieces,
+ * and with test the side not to move in check, whose royal piece perft
+ * would take: the general way's count).  A side may have no royal piece:
+ * every one in variants without (extinction), one in horde. */
 static int from_position(const struct vc_bb *b, const struct vc_position *p, struct bpos *x,
 			 int test)
 {
@@ -1011,9 +1127,13 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 			x->first |= bit(sq);
 	}
 	for (int s = 0; s < 2; s++) {
-		if (p->king[s] < 0 || x->pc[s][b->king] != bit(p->king[s]))
+		x->king[s] = -1;
+		if (b->king >= 0 &&
+		    x->pc[s][b->king] != (p->king[s] >= 0 ? bit(p->king[s]) : 0))
 			return -1;
-		x->king[s] = (int8_t)p->king[s];
+		if (b->king >= 0)
+			x->king[s] = (int8_t)p->king[s];
+		x->checks[s] = (uint8_t)(p->checks[s] < 255 ? p->checks[s] : 255);
 		for (int i = 0; i < VC_MAXCASTLE; i++)
 			x->castle[s][i] = (int8_t)(i < v->ncastle ? p->castle[s][i] : -1);
 	}
@@ -1022,7 +1142,8 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
 	x->side = (int8_t)p->side;
 	uint64_t occ = x->occ[0] | x->occ[1];
-	return test && attacked(b, x, x->king[x->side ^ 1], x->side, occ) ? -1 : 0;
+	int k = x->king[x->side ^ 1];
+	return test && k >= 0 && attacked(b, x, k, x->side, occ) ? -1 : 0;
 }
 
 int vc_bb_has_legal(const struct vc_position *p)
@@ -1034,8 +1155,9 @@ int vc_bb_has_legal(const struct vc_position *p)
 	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return -1; /* out of memory: the general way tries */
-	if (gen_legal(b, p->v, &x, buf, 1, 1) > 0)
-		return 1;
+	int n = gen_legal(b, p->v, &x, buf, 1, 1);
+	if (n != 0)
+		return n > 0 ? 1 : -1;
 	return p->v->nreserve ? -1 : 0; /* a drop may be legal: the general way says */
 }
 
@@ -1048,9 +1170,10 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return 0;
-	*count = perft(b, p->v, &x, depth, buf);
+	int bad = 0;
+	*count = perft(b, p->v, &x, depth, buf, &bad);
 	free(buf);
-	return 1;
+	return !bad;
 }
 
 /* ---- the mirror: attack tests and origins for the general way ---- */
