@@ -62,6 +62,7 @@ struct bb_back {
 struct vc_bb {
 	int nsq, files, ranks, ntypes, ndir, king;
 	int perft; /* the variant's mechanics fit too */
+	int nocheck; /* no move may give check (racing kings) */
 	int moves; /* those of its moves on the board do (the mate test) */
 	uint64_t out, outcap; /* the types left out (vc_bb_outside) */
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
@@ -96,6 +97,7 @@ struct vc_bb {
 	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
+	int8_t home[2]; /* the castling piece's start square, -1 none */
 	/* the end rules' region (end: region), each side's squares and the
 	 * types that count there */
 	uint64_t region[2], regtypes;
@@ -353,12 +355,11 @@ uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
 }
 
 /* The end rules perft over bitboards reads (bb_over): those that look at
- * the board and the checks given.  Not the passes (perft makes none) nor a
- * region with a reply (racing kings: the reply is searched). */
+ * the board and the checks given, not the passes (perft makes none). */
 static int end_fits(const struct vc_variant *v)
 {
 	const struct vc_end_rules *e = &v->end;
-	return !e->passes && !e->facing_pass && !(e->region && e->region_reply == 1);
+	return !e->passes && !e->facing_pass;
 }
 
 /* The mechanics the generator over bitboards knows: moving, taking (en
@@ -374,7 +375,12 @@ static int mechanics_fit(const struct vc_variant *v, int moves)
 	int k = v->king_type;
 	if (moves)
 		known |= VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_DROP_PROMOTED;
-	if (v->has_complex || (v->rules & ~known) || (moves && k < 0) ||
+	/* perft tests every move for the check it gives under no-check, the
+	 * one complex mechanic it knows */
+	unsigned complex_known = moves ? 0 : VC_R_NO_CHECK;
+	known |= complex_known;
+	if ((v->has_complex && !(v->rules & complex_known)) || (v->rules & ~known) ||
+	    (moves && k < 0) ||
 	    (!moves && (v->nreserve || v->nregions || !end_fits(v))))
 		return 0;
 	if (k >= 0 && v->ncastle && v->castle_type != k)
@@ -527,6 +533,13 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		goto no;
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
+	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
+	b->home[0] = b->home[1] = -1;
+	if (v->castle_king >= 0) {
+		b->home[0] = (int8_t)v->castle_king;
+		b->home[1] = (int8_t)vc_sq(v->files, v->castle_king % v->files,
+					   v->ranks - 1 - v->castle_king / v->files);
+	}
 	for (int s = 0; s < 2; s++)
 		b->region[s] = v->end.region_sq[s][0];
 	b->regtypes = v->end.region_types;
@@ -965,9 +978,8 @@ static void gen_king(struct gen *g, int k)
 }
 
 /* The moves of a side without a royal piece: all of them are legal.  It
- * castles with the one piece of the type that castles; -1 when it has more
- * than one and a right left (movegen.c takes the first of its piece list,
- * an order these tables do not keep). */
+ * castles with the piece vc_castler names: of the type that castles, the
+ * one on its start square, else the one on the lowest square. */
 static int gen_free(struct gen *g)
 {
 	const struct vc_bb *b = g->b;
@@ -980,20 +992,14 @@ static int gen_free(struct gen *g)
 	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
 		return g->n;
 	uint64_t c = x->pc[us][v->castle_type];
-	if (c & (c - 1)) {
-		for (int i = 0; i < v->ncastle; i++)
-			if (x->castle[us][i] >= 0)
-				return -1;
-		return g->n;
-	}
-	gen_castling(g, __builtin_ctzll(c), 0);
+	int home = b->home[us];
+	gen_castling(g, home >= 0 && (c & bit(home)) ? home : __builtin_ctzll(c), 0);
 	return g->n;
 }
 
-/* The legal moves into out, or with count only their number; with any,
- * the generation stops once some type has one.  -1: the position left
- * the tables (gen_free). */
-static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+/* The moves legal on the board into out, or with count only their number;
+ * with any, the generation stops once some type has one. */
+static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		     struct bmove *out, int count, int any)
 {
 	struct gen g; /* grp: set below for the groups read */
@@ -1030,6 +1036,24 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	return g.n;
 }
 
+/* gen_board's moves, less those that give check where none may
+ * (no-check: each is made on a copy) */
+static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		     struct bmove *out, int count, int any)
+{
+	if (!b->nocheck)
+		return gen_board(b, v, x, out, count, any);
+	int n = gen_board(b, v, x, out, 0, 0), k = 0, us = x->side;
+	struct bpos c;
+	for (int i = 0; i < n && !(any && k); i++) {
+		bb_make(b, v, &c, x, &out[i]);
+		if (c.king[us ^ 1] < 0 ||
+		    !attacked(b, &c, c.king[us ^ 1], us, c.occ[0] | c.occ[1]))
+			out[k++] = out[i];
+	}
+	return k;
+}
+
 /* ---- perft ---- */
 
 /* extinction (movegen.c's extinct_side): a side, the side not to move
@@ -1064,9 +1088,24 @@ static int in_region(const struct vc_bb *b, const struct bpos *x, int s)
 	return (on & b->region[s]) != 0;
 }
 
+/* Black to move, White on its region: can a region piece of Black's reach
+ * Black's region with a legal move (movegen.c's can_reply_into_region)?
+ * buf: room for the moves. */
+static int can_reply(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		     struct bmove *buf)
+{
+	int n = gen_legal(b, v, x, buf, 0, 0);
+	for (int i = 0; i < n; i++)
+		if ((b->region[VC_BLACK] & bit(buf[i].to)) &&
+		    (b->regtypes >> (x->board[buf[i].from] - 1) & 1))
+			return 1;
+	return 0;
+}
+
 /* Has an end rule ended the game (movegen.c's vc_end_by_rule, for the
- * rules end_fits lets in; perft only asks whether)? */
-static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x)
+ * rules end_fits lets in; perft only asks whether)?  buf: room for moves. */
+static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		   struct bmove *buf)
 {
 	const struct vc_end_rules *e = &v->end;
 	if (e->extinct && extinct(b, e, x))
@@ -1079,25 +1118,25 @@ static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const stru
 		return 0;
 	if (e->region_reply == 2) /* still there at its turn */
 		return in_region(b, x, x->side);
-	return in_region(b, x, VC_WHITE) || in_region(b, x, VC_BLACK);
+	int w = in_region(b, x, VC_WHITE), bl = in_region(b, x, VC_BLACK);
+	if (w && !bl && e->region_reply && x->side == VC_BLACK)
+		return !can_reply(b, v, x, buf); /* Black may still draw */
+	return w || bl;
 }
 
-/* perft; *bad set when a position left the tables (gen_free) */
 static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		      int depth, struct bmove *buf, int *bad)
+		      int depth, struct bmove *buf)
 {
-	if (v->has_end && bb_over(b, v, x))
+	if (v->has_end && bb_over(b, v, x, buf))
 		return 0; /* the game is over */
 	int n = gen_legal(b, v, x, buf, depth == 1, 0);
-	if (n < 0)
-		*bad = 1;
-	if (depth == 1 || n <= 0)
-		return n > 0 ? (uint64_t)n : 0;
+	if (depth == 1)
+		return (uint64_t)n;
 	uint64_t total = 0;
 	struct bpos c;
-	for (int i = 0; i < n && !*bad; i++) {
+	for (int i = 0; i < n; i++) {
 		bb_make(b, v, &c, x, &buf[i]);
-		total += perft(b, v, &c, depth - 1, buf + n, bad);
+		total += perft(b, v, &c, depth - 1, buf + n);
 	}
 	return total;
 }
@@ -1155,9 +1194,8 @@ int vc_bb_has_legal(const struct vc_position *p)
 	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return -1; /* out of memory: the general way tries */
-	int n = gen_legal(b, p->v, &x, buf, 1, 1);
-	if (n != 0)
-		return n > 0 ? 1 : -1;
+	if (gen_legal(b, p->v, &x, buf, 1, 1) > 0)
+		return 1;
 	return p->v->nreserve ? -1 : 0; /* a drop may be legal: the general way says */
 }
 
@@ -1170,10 +1208,9 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return 0;
-	int bad = 0;
-	*count = perft(b, p->v, &x, depth, buf, &bad);
+	*count = perft(b, p->v, &x, depth, buf);
 	free(buf);
-	return !bad;
+	return 1;
 }
 
 /* ---- the mirror: attack tests and origins for the general way ---- */

@@ -690,17 +690,27 @@ static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, 
 }
 
 /* The square of side's piece that castles: its royal piece, or where the
- * piece that castles is not royal (giveaway), the first one of its type on
- * the board; -1 if none. */
+ * piece that castles is not royal (giveaway, extinction), the one of its
+ * type on its start square, else the one on the lowest square (one of
+ * several kings after a promotion: the answer never depends on the piece
+ * list's order); -1 if none. */
 static inline int vc_castler(const struct vc_position *p, int side)
 {
 	const struct vc_variant *v = p->v;
 	if (v->castle_type == v->king_type)
 		return p->king[side];
-	for (int i = 0; i < p->npl[side]; i++)
-		if (vc_code_type(p->board[p->plist[side][i]]) == v->castle_type)
-			return p->plist[side][i];
-	return -1;
+	int home = v->castle_king, low = -1;
+	if (home >= 0 && side == VC_BLACK)
+		home = (v->ranks - 1 - home / v->files) * v->files + home % v->files;
+	for (int i = 0; i < p->npl[side]; i++) {
+		int sq = p->plist[side][i];
+		if (vc_code_type(p->board[sq]) != v->castle_type)
+			continue;
+		if (sq == home)
+			return sq;
+		low = low < 0 || sq < low ? sq : low;
+	}
+	return low;
 }
 
 /* The hash key of a first-move right on sq: the square's en-passant key

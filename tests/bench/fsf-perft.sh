@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fsf-perft.sh BUILD - perft of every variant vchess and Fairy-Stockfish both know, side by
 # side in one run: from the start, at the first depth whose count reaches 3,000,000 nodes (at
-# most 7), vchess-perft's seconds of processor against the engine's `go perft` (its start-up
-# taken out: the same engine process first counts depth 1).  Issue #20's second target asks
+# most 9), vchess-perft's seconds of processor against the engine's `go perft`, the best of
+# $FSF_PERFT_RUNS (3) runs each, both start-ups taken out (each side's time at depth 1,
+# variant loading included, is subtracted).  Issue #20's second target asks
 # for at least 3x the engine on every one; the last lines give the slowest ratios and how
 # many variants reach 3x.  The pairs are tests/scripts/fsf-diff.sh's table (the "dropmate"
 # twins are counted as the variant itself: the engine's count differs only by the mates).
@@ -25,17 +26,26 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-fsfperft.XXXXXX") || exit 0
 trap 'rm -rf "$TMP"' EXIT
 table=$(sed -n '/^table="$/,/^"$/p' "$ROOT/tests/scripts/fsf-diff.sh" | grep -v '"')
 
-# cpu CMD...: user+system seconds of CMD (stdout to $TMP/out)
+RUNS=${FSF_PERFT_RUNS:-3}
+# cpu CMD...: the least user+system seconds of CMD over RUNS runs (stdout to $TMP/out)
 cpu() {
-	/usr/bin/time -f '%U %S' -o "$TMP/time" "$@" >"$TMP/out" 2>/dev/null
-	awk '{ printf "%.3f", $1 + $2 }' "$TMP/time"
+	local i best=
+	for ((i = 0; i < RUNS; i++)); do
+		/usr/bin/time -f '%U %S' -o "$TMP/time" "$@" >"$TMP/out" 2>/dev/null
+		best=$(awk -v b="$best" '{ t = $1 + $2; printf "%.3f", (b == "" || t < b) ? t : b }' "$TMP/time")
+	done
+	echo "$best"
+}
+# less A B: A - B seconds, at least a millisecond
+less() {
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; printf "%.3f", (d > 0.001 ? d : 0.001) }'
 }
 # engine VARIANT DEPTH: the engine's seconds for go perft DEPTH, less those of depth 1
 engine() {
 	local a b
 	a=$(cpu sh -c "printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\ngo perft 1\nquit\n' '$1' | fairy-stockfish")
 	b=$(cpu sh -c "printf 'uci\nsetoption name UCI_Variant value %s\nposition startpos\ngo perft %s\nquit\n' '$1' '$2' | fairy-stockfish")
-	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; printf "%.3f", (d > 0.001 ? d : 0.001) }'
+	less "$b" "$a"
 }
 
 printf '%-20s %5s %12s %9s %9s %7s\n' "variant" "depth" "nodes" "vchess" "engine" "ratio"
@@ -43,18 +53,18 @@ printf '%-20s %5s %12s %9s %9s %7s\n' "variant" "depth" "nodes" "vchess" "engine
 while read -r v e _; do
 	[ -n "$v" ] || continue
 	d=1 n=0
-	while [ $d -le 7 ]; do
+	while [ $d -le 9 ]; do
 		n=$("$VPERFT" --variant "$v" "$d" 2>/dev/null | tail -n 1)
 		case $n in '' | *[!0-9]*) n=0; break ;; esac
 		[ "$n" -ge 3000000 ] && break
 		d=$((d + 1))
 	done
-	[ $d -gt 7 ] && d=7
+	[ $d -gt 9 ] && d=9
 	if [ "$n" = 0 ]; then
 		printf '%-20s %s\n' "$v" "(vchess-perft failed)"
 		continue
 	fi
-	tv=$(cpu "$VPERFT" --variant "$v" "$d")
+	tv=$(less "$(cpu "$VPERFT" --variant "$v" "$d")" "$(cpu "$VPERFT" --variant "$v" 1)")
 	te=$(engine "$e" "$d")
 	ratio=$(awk -v a="$tv" -v b="$te" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 	printf '%-20s %5d %12d %8.2fs %8.2fs %6.2fx\n' "$v" "$d" "$n" "$tv" "$te" "$ratio"
