@@ -33,6 +33,7 @@
 #define BB_MAXT VC_BB_MAXT /* piece types */
 #define BB_MAXD 16 /* ride directions (with their opposites) */
 #define BB_MAXSP 8 /* squares of a short path */
+#define BB_SETV 4  /* leap vectors of a type counted set-wise */
 
 #define BM_CAP 1
 #define BM_EP 2
@@ -50,6 +51,13 @@ struct bb_step {
 	uint64_t need;
 	uint8_t to, first, dbl; /* first: only with the first-move right; dbl: a step
 				   of several squares that leaves en-passant targets */
+};
+
+/* a short path's shape, its squares as differences from its origin */
+struct bb_shape {
+	int8_t to, nneed;
+	int8_t need[BB_MAXSP];
+	uint8_t first, dbl;
 };
 
 /* a short path read backwards: the origin it starts from, its type, the
@@ -98,6 +106,17 @@ struct vc_bb {
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
 	int8_t home[2]; /* the castling piece's start square, -1 none */
+	/* types whose leaps go by few square differences (a pawn's step and
+	 * captures, not a knight's eight): perft's last ply counts them for all
+	 * the type's unpinned pieces at once, by shifts.  [kind]: 0 moving, 1
+	 * taking; each difference and the origins that leap by it.  The same
+	 * for the short paths, by their shape (shp, shsrc); shset: they fit. */
+	uint8_t setw[2][BB_MAXT], nsv[2][BB_MAXT][2];
+	int8_t sdelta[2][BB_MAXT][2][BB_SETV];
+	uint64_t ssrc[2][BB_MAXT][2][BB_SETV];
+	uint8_t shset[2][BB_MAXT], nshp[2][BB_MAXT];
+	struct bb_shape shp[2][BB_MAXT][BB_SETV];
+	uint64_t shsrc[2][BB_MAXT][BB_SETV];
 	/* the end rules' region (end: region), each side's squares and the
 	 * types that count there */
 	uint64_t region[2], regtypes;
@@ -363,15 +382,17 @@ static int end_fits(const struct vc_variant *v)
 }
 
 /* The mechanics the generator over bitboards knows: moving, taking (en
- * passant too), promoting and castling, the end rules of end_fits, and
- * sides without a royal piece (every move legal: extinction, horde).  With
+ * passant too), promoting and castling, a royal piece in check that may
+ * only take (makpong), the end rules of end_fits, and sides without a
+ * royal piece (every move legal: extinction, horde).  With
  * moves, those of the moves on the board alone for the mate test (a legal
  * move on the board is one whatever else the variant has): any end rule,
  * regions (the paths keep to them already) and drops from a hand may be
  * there too, but a royal type must be. */
 static int mechanics_fit(const struct vc_variant *v, int moves)
 {
-	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER;
+	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER |
+			 VC_R_KING_CHECK_CAPTURES;
 	int k = v->king_type;
 	if (moves)
 		known |= VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_DROP_PROMOTED;
@@ -468,6 +489,74 @@ static void attack_tables(struct vc_bb *b)
 		}
 }
 
+/* The leaps in tab[] (one kind of one type) grouped by their square
+ * difference, into nsv, sdelta and ssrc (the origins that leap by each):
+ * 1 when there are at most BB_SETV differences, else 0.  A piece leaps
+ * from o to o + d exactly when o is in the difference d's origins, so
+ * shifting the pieces on those origins by d finds every leap once. */
+static int set_vectors(struct vc_bb *b, int s, int t, int k, const uint64_t *tab)
+{
+	int n = 0;
+	for (int o = 0; o < b->nsq; o++)
+		for (uint64_t m = tab[o]; m; m &= m - 1) {
+			int d = __builtin_ctzll(m) - o, i = 0;
+			while (i < n && b->sdelta[s][t][k][i] != d)
+				i++;
+			if (i == BB_SETV)
+				return 0;
+			if (i == n) {
+				b->sdelta[s][t][k][n++] = (int8_t)d;
+				b->ssrc[s][t][k][i] = 0;
+			}
+			b->ssrc[s][t][k][i] |= bit(o);
+		}
+	b->nsv[s][t][k] = (uint8_t)n;
+	return 1;
+}
+
+/* The short paths of type t grouped by shape, the same way: 1 when there
+ * are at most BB_SETV shapes. */
+static int set_shapes(struct vc_bb *b, int s, int t)
+{
+	int n = 0;
+	for (int o = 0; o < b->nsq; o++)
+		for (uint32_t j = b->soff[s][t][o]; j < b->soff[s][t][o + 1]; j++) {
+			const struct bb_step *p = &b->sp[j];
+			struct bb_shape h;
+			memset(&h, 0, sizeof h);
+			h.to = (int8_t)(p->to - o);
+			h.first = p->first;
+			h.dbl = p->dbl;
+			for (uint64_t m = p->need; m; m &= m - 1)
+				h.need[h.nneed++] = (int8_t)(__builtin_ctzll(m) - o);
+			int i = 0;
+			while (i < n && memcmp(&b->shp[s][t][i], &h, sizeof h))
+				i++;
+			if (i == BB_SETV)
+				return 0;
+			if (i == n) {
+				b->shp[s][t][n++] = h;
+				b->shsrc[s][t][i] = 0;
+			}
+			b->shsrc[s][t][i] |= bit(o);
+		}
+	b->nshp[s][t] = (uint8_t)n;
+	return 1;
+}
+
+/* Which types perft's last ply counts set-wise: those without rides whose
+ * leaps of both kinds fit; their short paths too where those fit. */
+static void set_tables(struct vc_bb *b)
+{
+	for (int s = 0; s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++) {
+			b->setw[s][t] = !(b->rq[s][t] | b->rc[s][t]) &&
+					set_vectors(b, s, t, 0, b->lq[s][t]) &&
+					set_vectors(b, s, t, 1, b->lc[s][t]);
+			b->shset[s][t] = b->setw[s][t] && set_shapes(b, s, t);
+		}
+}
+
 /* The short paths read backwards, by the square they end on, for the
  * origins of a written move (vc_bb_reach), and the leaps' inverse. */
 static int back_tables(struct vc_bb *b)
@@ -531,6 +620,7 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	attack_tables(b);
 	if (back_tables(b))
 		goto no;
+	set_tables(b);
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
 	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
@@ -847,6 +937,52 @@ static void gen_ep(struct gen *g, int from, int t)
 	}
 }
 
+/* Perft's last ply: the leaps of fr, pieces of set-wise type t (none of
+ * them pinned), destinations in mask, counted for all of them at once by
+ * shifts; a promotion's moves are added one by one. */
+static void count_set(struct gen *g, int t, uint64_t fr, uint64_t mask)
+{
+	const struct vc_bb *b = g->b;
+	int us = g->us;
+	uint64_t sp = b->special[us][t];
+	for (int k = 0; k < 2; k++) {
+		uint64_t target = (k ? g->x->occ[g->them] : ~g->occ) & mask;
+		for (int i = 0; i < b->nsv[us][t][k]; i++) {
+			int d = b->sdelta[us][t][k][i];
+			uint64_t o = fr & b->ssrc[us][t][k][i];
+			uint64_t to = (d >= 0 ? o << d : o >> -d) & target;
+			g->n += __builtin_popcountll(to & ~sp);
+			for (to &= sp; to; to &= to - 1) {
+				int sq = __builtin_ctzll(to);
+				add_promo(g, sq - d, sq, t, k ? BM_CAP : 0);
+			}
+		}
+	}
+}
+
+/* The same for the short paths of fr, by shape: a shape's origins whose
+ * squares on the way are empty (each taken back to its origin by a shift). */
+static void count_shapes(struct gen *g, int t, uint64_t fr, uint64_t mask)
+{
+	const struct vc_bb *b = g->b;
+	int us = g->us;
+	uint64_t sp = b->special[us][t], occ = g->occ;
+	for (int i = 0; i < b->nshp[us][t]; i++) {
+		const struct bb_shape *h = &b->shp[us][t][i];
+		uint64_t o = fr & b->shsrc[us][t][i];
+		if (h->first)
+			o &= g->x->first;
+		for (int j = 0; j < h->nneed && o; j++)
+			o &= ~(h->need[j] >= 0 ? occ >> h->need[j] : occ << -h->need[j]);
+		uint64_t to = (h->to >= 0 ? o << h->to : o >> -h->to) & mask;
+		g->n += __builtin_popcountll(to & ~sp);
+		for (to &= sp; to; to &= to - 1) {
+			int sq = __builtin_ctzll(to);
+			add_promo(g, sq - h->to, sq, t, h->dbl ? BM_DOUBLE : 0);
+		}
+	}
+}
+
 /* The moves of the side's pieces of type t, their destinations in mask
  * (a pinned piece's also on its line). */
 static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const uint64_t *line)
@@ -856,7 +992,21 @@ static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const
 	const uint64_t *lq = b->lq[us][t], *lc = b->lc[us][t];
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
 	uint64_t sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
-	for (uint64_t m = g->x->pc[us][t]; m; m &= m - 1) {
+	uint64_t each = g->x->pc[us][t];
+	if (g->count && b->setw[us][t]) { /* the pinned ones below */
+		uint64_t fr = each & ~pinned;
+		count_set(g, t, fr, mask);
+		if (b->shset[us][t])
+			count_shapes(g, t, fr, mask);
+		else
+			for (uint64_t m = fr; b->hasshort[us][t] && m; m &= m - 1)
+				gen_short(g, __builtin_ctzll(m), t, mask);
+		for (uint64_t m = b->haslep[us][t] && g->x->ep ? fr : 0; m; m &= m - 1)
+			if (b->lep[us][t][__builtin_ctzll(m)])
+				gen_ep(g, __builtin_ctzll(m), t);
+		each &= pinned;
+	}
+	for (uint64_t m = each; m; m &= m - 1) {
 		int from = __builtin_ctzll(m);
 		uint64_t mk = (pinned & bit(from)) ? mask & line[from] : mask;
 		uint64_t quiet = lq[from], cap = lc[from];
@@ -1023,6 +1173,15 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	}
 	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
+	if (chk && (v->rules & VC_R_KING_CHECK_CAPTURES)) {
+		/* makpong: the royal piece in check moves only to take its one
+		 * checker (movegen.c's king_stays) */
+		int kept = 0;
+		for (int i = 0; i < g.n; i++)
+			if (bit(out[i].to) == chk)
+				out[kept++] = out[i];
+		g.n = kept;
+	}
 	if ((chk & (chk - 1)) || (any && g.n))
 		return g.n; /* double check: the royal piece moves */
 	uint64_t mask = chk ? chk | block : ~0ULL;
