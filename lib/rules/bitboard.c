@@ -1358,6 +1358,16 @@ int vc_bb_has_legal(const struct vc_position *p)
 	return p->v->nreserve ? -1 : 0; /* a drop may be legal: the general way says */
 }
 
+int vc_bb_count_board(const struct vc_position *p)
+{
+	const struct vc_bb *b = p->v->bbm;
+	struct bpos x;
+	if (!b || !b->moves || from_position(b, p, &x, 1))
+		return -1;
+	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
+	return buf ? gen_legal(b, p->v, &x, buf, 1, 0) : -1;
+}
+
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 {
 	const struct vc_bb *b = p->v->bb;

@@ -1647,8 +1647,31 @@ static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf)
 	return total;
 }
 
-static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
+/* Perft's last ply where the moves on the board fit the bitboard core
+ * (vc_bb_count_board) but drops come too: the board's moves counted there,
+ * the drops here, each tested only in check or under a drop rule (as
+ * needs_test would).  1 with the count in *n, or 0. */
+static int leaf_over_bitboards(struct vc_position *p, vc_move *buf, uint64_t *n)
 {
+	int board = vc_bb_count_board(p);
+	if (board < 0)
+		return 0;
+	struct gen g = { p, buf, 0 };
+	gen_drops(&g);
+	int check = g.n && vc_in_check(p, p->side);
+	uint64_t drops = 0;
+	for (int i = 0; i < g.n; i++)
+		drops += (!check && !(p->v->drop_rule_types >> buf[i].piece & 1)) ||
+			 vc_move_legal(p, &buf[i]);
+	*n = (uint64_t)board + drops;
+	return 1;
+}
+
+static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf, int bb)
+{
+	uint64_t leaf;
+	if (depth == 1 && bb && leaf_over_bitboards(p, buf, &leaf))
+		return leaf;
 	int n = vc_gen_pseudo(p, buf);
 	struct pins pi;
 	int royal = p->king[p->side] >= 0;
@@ -1669,7 +1692,7 @@ static uint64_t perft_rec(struct vc_position *p, int depth, vc_move *buf)
 			continue;
 		if (vc_pos_make(p, &buf[i]) != 0)
 			return total;
-		total += perft_rec(p, depth - 1, next);
+		total += perft_rec(p, depth - 1, next, bb);
 		vc_pos_unmake(p);
 	}
 	return total;
@@ -1690,10 +1713,13 @@ uint64_t vc_perft_ex(struct vc_position *p, int depth, unsigned flags)
 	if (!buf)
 		return 0;
 	const struct vc_variant *v = p->v;
+	/* the last ply of a variant with drops whose board moves fit the
+	 * bitboard core is counted there (leaf_over_bitboards) */
+	int bb = v->nreserve && !(flags & VC_PERFT_GENERAL);
 	uint64_t n = v->has_end ||
 				     (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK | VC_R_MUST_DROP))
 			     ? perft_general(p, depth, buf)
-			     : perft_rec(p, depth, buf);
+			     : perft_rec(p, depth, buf, bb);
 	free(buf);
 	return n;
 }

@@ -819,6 +819,11 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count);
  * -1 when the variant's moves on the board or the position do not fit it,
  * or when only a drop could be legal.  The end rules are the caller's. */
 int vc_bb_has_legal(const struct vc_position *p);
+/* The number of legal moves on the board of the side to move of p, by the
+ * bitboard core (perft's last ply in variants with drops: the drops are
+ * the caller's), or -1 when the moves on the board or the position do not
+ * fit it.  The end rules are the caller's. */
+int vc_bb_count_board(const struct vc_position *p);
 /* 1 when the tables b serve perft (the variant's mechanics fit them) */
 int vc_bb_serves_perft(const struct vc_bb *b);
 /* Over the mirror of p (p->v->bbm set): is sq attacked by side 'by'? */

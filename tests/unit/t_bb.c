@@ -55,6 +55,23 @@ static int compare(const char *file, int line, const char *variant, struct vc_po
 	return 0;
 }
 
+/* vc_perft_ex's own way against the general one alone, p to depth
+ * 1..depth: 0 when they agree. */
+static int compare_ways(const char *variant, struct vc_position *p, int depth)
+{
+	char fen[512];
+	for (int d = 1; d <= depth; d++) {
+		uint64_t a = vc_perft_ex(p, d, 0), g = vc_perft_ex(p, d, VC_PERFT_GENERAL);
+		if (a != g) {
+			vc_position_fen(p, fen, sizeof fen);
+			VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: perft %d: %llu, general %llu", variant,
+				   fen, d, (unsigned long long)a, (unsigned long long)g);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Random games from v's setup: every 'every' plies a count to depth, one
  * game in four to depth + 1 once. */
 static void random_games(const struct vc_variant *v, uint64_t seed, int games, int plies, int every,
@@ -106,6 +123,46 @@ VT_TEST(every_eligible_variant)
 	}
 	printf("# t_bb: %d of %d built-in variants fit the bitboard core:%s\n", eligible, n, names);
 	VT_CHECK(chess);
+	vc_ctx_free(ctx);
+}
+
+/* Variants with drops whose moves on the board fit the core: perft's last
+ * ply counts those there and the drops in movegen.c.  Seeded random games
+ * (pieces come into the hands as they go) are counted both ways. */
+VT_TEST(drops_at_the_last_ply)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	int n = vc_builtin_count(), used = 0;
+	char names[1024] = "";
+	vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
+	VT_CHECK(ms != NULL);
+	for (int i = 0; i < n && ms; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
+		struct vc_position *p = v && v->nreserve ? vc_position_new(v) : NULL;
+		if (p && vc_bb_count_board(p) >= 0) {
+			used++;
+			size_t k = strlen(names);
+			snprintf(names + k, sizeof names - k, " %s", v->name);
+			uint64_t seed = 2000u + (unsigned)i;
+			for (int g = 0; g < (full() ? 12 : 3); g++) {
+				vc_position_start(p);
+				for (int ply = 1; ply <= 80; ply++) {
+					int nm = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+					if (nm == 0)
+						break;
+					vc_position_make(p, &ms[next_rand(&seed) % (uint64_t)nm]);
+					if (ply % 10 == 0 && compare_ways(v->name, p, 2 + full()))
+						break;
+				}
+			}
+		}
+		vc_position_free(p);
+		vc_variant_free(v);
+	}
+	printf("# t_bb: %d variants with drops count their last ply over the core:%s\n", used,
+	       names);
+	VT_CHECK(used > 0);
+	free(ms);
 	vc_ctx_free(ctx);
 }
 
@@ -467,4 +524,5 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
 	VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
