@@ -1195,19 +1195,72 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	return g.n;
 }
 
+/* The side to move's pieces that stand alone between the enemy's royal
+ * piece ek and one of the side's riders that takes along that line: a
+ * move of one off its line (disc[], the squares from ek to the rider)
+ * gives check. */
+static uint64_t discoverers(const struct vc_bb *b, const struct bpos *x, int ek, uint64_t *disc)
+{
+	int us = x->side;
+	uint64_t occ = x->occ[0] | x->occ[1], found = 0;
+	for (uint32_t m = b->capdirs[us]; m; m &= m - 1) {
+		int d = __builtin_ctz(m), od = b->opp[d];
+		uint64_t riders = 0, r = b->ray[od][ek] & occ;
+		for (uint32_t tm = b->cdir[us][d]; tm; tm &= tm - 1)
+			riders |= x->pc[us][__builtin_ctz(tm)];
+		if (!r || !(b->ray[od][ek] & riders))
+			continue;
+		int s1 = first_on(b, od, r);
+		uint64_t r2 = b->ray[od][s1] & occ;
+		if (!(x->occ[us] & bit(s1)) || !r2 || !(riders & bit(first_on(b, od, r2))))
+			continue;
+		disc[s1] = b->ray[od][ek] & ~b->ray[od][first_on(b, od, r2)];
+		found |= bit(s1);
+	}
+	return found;
+}
+
+/* Does the plain move m (no castling, no en passant) give check to the
+ * royal piece on ek?  found, disc: discoverers(). */
+static int gives_check(const struct vc_bb *b, const struct bpos *x, const struct bmove *m,
+		       int ek, uint64_t found, const uint64_t *disc)
+{
+	int us = x->side, t = m->promo ? m->promo - 1 : x->board[m->from] - 1;
+	if ((found & bit(m->from)) && !(disc[m->from] & bit(m->to)))
+		return 1;
+	if (b->lc[us][t][m->to] & bit(ek))
+		return 1;
+	uint64_t occ = ((x->occ[0] | x->occ[1]) & ~bit(m->from)) | bit(m->to);
+	for (uint32_t dm = b->rc[us][t]; dm; dm &= dm - 1) {
+		int d = __builtin_ctz(dm);
+		uint64_t r = b->ray[d][m->to];
+		if ((r & bit(ek)) && !(r & ~b->ray[d][ek] & ~bit(ek) & occ))
+			return 1;
+	}
+	return 0;
+}
+
 /* gen_board's moves, less those that give check where none may
- * (no-check: each is made on a copy) */
+ * (no-check: castling and en passant made on a copy, the rest by the lines
+ * to the enemy's royal piece) */
 static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
 		     struct bmove *out, int count, int any)
 {
 	if (!b->nocheck)
 		return gen_board(b, v, x, out, count, any);
-	int n = gen_board(b, v, x, out, 0, 0), k = 0, us = x->side;
+	int n = gen_board(b, v, x, out, 0, 0), k = 0, us = x->side, ek = x->king[us ^ 1];
+	if (ek < 0)
+		return n;
+	uint64_t disc[64], found = discoverers(b, x, ek, disc);
 	struct bpos c;
 	for (int i = 0; i < n && !(any && k); i++) {
-		bb_make(b, v, &c, x, &out[i]);
-		if (c.king[us ^ 1] < 0 ||
-		    !attacked(b, &c, c.king[us ^ 1], us, c.occ[0] | c.occ[1]))
+		int chk;
+		if (out[i].flags & (BM_CASTLE | BM_EP)) {
+			bb_make(b, v, &c, x, &out[i]);
+			chk = attacked(b, &c, ek, us, c.occ[0] | c.occ[1]);
+		} else
+			chk = gives_check(b, x, &out[i], ek, found, disc);
+		if (!chk)
 			out[k++] = out[i];
 	}
 	return k;

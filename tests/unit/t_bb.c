@@ -464,6 +464,9 @@ VT_TEST(end_rules_edges)
 		{ "racing-kings", "8/1k2K3/8/8/2R5/8/8/8 w - - 0 1", 4 },
 		{ "racing-kings", "5K2/1k6/8/8/8/8/8/8 b - - 0 1", 3 },
 		{ "racing-kings", "5K2/8/1k6/8/8/8/8/8 b - - 0 1", 3 },
+		/* a knight that would uncover a rook's or a bishop's check */
+		{ "racing-kings", "8/k7/8/8/N7/8/8/R6K w - - 0 1", 3 },
+		{ "racing-kings", "8/6k1/8/8/3N4/8/1B6/K7 w - - 0 1", 3 },
 	};
 	for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
 		const struct vc_variant *v = vc_variant_load(NULL, pos[i].variant);
