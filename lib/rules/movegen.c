@@ -632,32 +632,58 @@ static inline int sq_colour(const struct vc_variant *v, int sq)
 	return (sq % v->files + sq / v->files) & 1;
 }
 
-int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need)
+/* What the drop-opposite-colours rule reads of a position, once for all
+ * its drops: for each type under the rule, the colours its pieces on the
+ * board stand on, and the empty squares of each colour where it may be
+ * dropped. */
+struct drop_colours {
+	unsigned taken[VC_MAXT];
+	int free[VC_MAXT][2];
+};
+
+static void drop_colours_of(const struct vc_position *p, struct drop_colours *dc)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side;
 	for (int c = 0; c < v->ntypes; c++) {
-		if (!v->types[c].drop_colours || (c != t && !p->res[side][0][c]))
+		dc->taken[c] = 0;
+		dc->free[c][0] = dc->free[c][1] = 0;
+		if (!v->types[c].drop_colours)
 			continue;
-		/* the colours its pieces on the board stand on */
-		unsigned taken = 0;
 		uint8_t code = vc_code(c, side);
 		for (int i = 0; i < p->npl[side]; i++)
 			if (p->board[p->plist[side][i]] == code)
-				taken |= 1u << sq_colour(v, p->plist[side][i]);
+				dc->taken[c] |= 1u << sq_colour(v, p->plist[side][i]);
+		for (int s = 0; s < v->nsq; s++)
+			if (!p->board[s] && vc_drop_rank_ok(v, c, vc_rel_rank(v, side, s)) &&
+			    vc_drop_region_ok(v, c, side, s))
+				dc->free[c][sq_colour(v, s)]++;
+	}
+}
+
+/* vc_drop_colour_bad over what drop_colours_of read */
+static int drop_colour_bad(const struct vc_position *p, const struct drop_colours *dc, int t,
+			   int sq, int *need)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side, col = sq_colour(v, sq);
+	for (int c = 0; c < v->ntypes; c++) {
+		if (!v->types[c].drop_colours || (c != t && !p->res[side][0][c]))
+			continue;
 		if (c == t) {
-			if (taken >> sq_colour(v, sq) & 1)
+			if (dc->taken[c] >> col & 1)
 				return 1;
 			continue;
 		}
 		/* another piece dropped on sq: the colours still free for the
 		 * pieces of c in hand, each where c may be dropped */
+		int on_sq = !p->board[sq] && vc_drop_rank_ok(v, c, vc_rel_rank(v, side, sq)) &&
+			    vc_drop_region_ok(v, c, side, sq);
 		unsigned left = 0;
-		for (int s = 0; s < v->nsq; s++)
-			if (s != sq && !p->board[s] && vc_drop_rank_ok(v, c, vc_rel_rank(v, side, s)) &&
-			    vc_drop_region_ok(v, c, side, s))
-				left |= 1u << sq_colour(v, s);
-		left &= ~taken;
+		for (int k = 0; k < 2; k++)
+			if (dc->free[c][k] - (on_sq && k == col) > 0)
+				left |= 1u << k;
+		left &= ~dc->taken[c];
 		if ((int)(left & 1) + (int)(left >> 1 & 1) < p->res[side][0][c]) {
 			if (need)
 				*need = c;
@@ -667,14 +693,24 @@ int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need)
 	return 0;
 }
 
+int vc_drop_colour_bad(const struct vc_position *p, int t, int sq, int *need)
+{
+	struct drop_colours dc;
+	drop_colours_of(p, &dc);
+	return drop_colour_bad(p, &dc, t, sq, need);
+}
+
 static void gen_drops(struct gen *g)
 {
 	const struct vc_position *p = g->p;
 	const struct vc_variant *v = p->v;
 	int side = p->side;
 	int colours = 0;
+	struct drop_colours dc;
 	for (int t = 0; t < v->ntypes; t++)
 		colours |= v->types[t].drop_colours;
+	if (colours)
+		drop_colours_of(p, &dc);
 	/* drops come from the first reserve area: the hand, or the airfield */
 	for (int t = 0; t < v->ntypes; t++) {
 		if (!p->res[side][0][t])
@@ -686,7 +722,7 @@ static void gen_drops(struct gen *g)
 				continue;
 			if (!vc_drop_rank_ok(v, t, vc_rel_rank(v, side, sq)) ||
 			    (held >> (sq % v->files) & 1) || !vc_drop_region_ok(v, t, side, sq) ||
-			    (colours && vc_drop_colour_bad(p, t, sq, NULL)))
+			    (colours && drop_colour_bad(p, &dc, t, sq, NULL)))
 				continue;
 			vc_move *m = &g->out[g->n++];
 			m->from = -1;
