@@ -3,7 +3,7 @@
 # side in one run: from the start, at the first depth whose count reaches $FSF_PERFT_NODES
 # (10,000,000) nodes, at most 9 (fewer leave both sides' times in tens of milliseconds,
 # where the noise of a busy machine decides the ratio), vchess-perft's seconds of processor
-# against the engine's `go perft`, the best of $FSF_PERFT_RUNS (3) runs each, both
+# against the engine's `go perft`, the best of $FSF_PERFT_RUNS (1) runs each, both
 # start-ups taken out (each side's time at depth 1, variant loading included, is
 # subtracted).  Times are perf's task-clock where perf works.  Issue #20's second target
 # asks for at least 3x the engine on every one; the last lines give the slowest ratios and
@@ -28,7 +28,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-fsfperft.XXXXXX") || exit 0
 trap 'rm -rf "$TMP"' EXIT
 table=$(sed -n '/^table="$/,/^"$/p' "$ROOT/tests/scripts/fsf-diff.sh" | grep -v '"')
 
-RUNS=${FSF_PERFT_RUNS:-3}
+RUNS=${FSF_PERFT_RUNS:-1}
 NODES=${FSF_PERFT_NODES:-10000000}
 # perf's task-clock (the processor time of the process and its children, to
 # the microsecond) where perf works, else /usr/bin/time's (to 10 ms)
