@@ -1668,8 +1668,19 @@ int vc_position_outcome(const struct vc_position *cp)
 /* Perft where moves are not all legal or not all counted by themselves:
  * the end rules (the game may be over), forced capture (a move's legality
  * depends on the others), a side without a royal piece under no-check. */
-static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf)
+static int leaf_over_bitboards(struct vc_position *p, vc_move *buf, uint64_t *n);
+static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf, int bb)
 {
+	const struct vc_variant *v = p->v;
+	uint64_t leaf;
+	/* the last ply over bitboards, where the legal moves are the board's
+	 * and the drops (no rule keeps only some of them) */
+	if (depth == 1 && bb && !(v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK | VC_R_MUST_DROP))) {
+		if (v->has_end && vc_end_by_rule(p, NULL, NULL))
+			return 0; /* the game is over */
+		if (leaf_over_bitboards(p, buf, &leaf))
+			return leaf;
+	}
 	int n = vc_gen_legal(p, buf);
 	if (depth == 1)
 		return (uint64_t)n;
@@ -1677,7 +1688,7 @@ static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf)
 	for (int i = 0; i < n; i++) {
 		if (vc_pos_make(p, &buf[i]) != 0)
 			return total;
-		total += perft_general(p, depth - 1, buf + n);
+		total += perft_general(p, depth - 1, buf + n, bb);
 		vc_pos_unmake(p);
 	}
 	return total;
@@ -1754,7 +1765,7 @@ uint64_t vc_perft_ex(struct vc_position *p, int depth, unsigned flags)
 	int bb = v->nreserve && !(flags & VC_PERFT_GENERAL);
 	uint64_t n = v->has_end ||
 				     (v->rules & (VC_R_FORCED_CAPTURE | VC_R_NO_CHECK | VC_R_MUST_DROP))
-			     ? perft_general(p, depth, buf)
+			     ? perft_general(p, depth, buf, bb)
 			     : perft_rec(p, depth, buf, bb);
 	free(buf);
 	return n;
