@@ -105,7 +105,6 @@ struct vc_bb {
 	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
-	int8_t home[2]; /* the castling piece's start square, -1 none */
 	/* types whose leaps go by few square differences (a pawn's step and
 	 * captures, not a knight's eight): perft's last ply counts them for all
 	 * the type's unpinned pieces at once, by shifts.  [kind]: 0 moving, 1
@@ -624,12 +623,6 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
 	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
-	b->home[0] = b->home[1] = -1;
-	if (v->castle_king >= 0) {
-		b->home[0] = (int8_t)v->castle_king;
-		b->home[1] = (int8_t)vc_sq(v->files, v->castle_king % v->files,
-					   v->ranks - 1 - v->castle_king / v->files);
-	}
 	for (int s = 0; s < 2; s++)
 		b->region[s] = v->end.region_sq[s][0];
 	b->regtypes = v->end.region_types;
@@ -1142,7 +1135,7 @@ static int gen_free(struct gen *g)
 	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
 		return g->n;
 	uint64_t c = x->pc[us][v->castle_type];
-	int home = b->home[us];
+	int home = vc_castle_home(v, us);
 	gen_castling(g, home >= 0 && (c & bit(home)) ? home : __builtin_ctzll(c), 0);
 	return g->n;
 }

@@ -1696,8 +1696,8 @@ static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf, in
 
 /* Perft's last ply where the moves on the board fit the bitboard core
  * (vc_bb_count_board) but drops come too: the board's moves counted there,
- * the drops here, each tested only in check or under a drop rule (as
- * needs_test would).  1 with the count in *n, or 0. */
+ * the drops here, each tested where needs_test says.  1 with the count in
+ * *n, or 0. */
 static int leaf_over_bitboards(struct vc_position *p, vc_move *buf, uint64_t *n)
 {
 	int board = vc_bb_count_board(p);
@@ -1705,11 +1705,13 @@ static int leaf_over_bitboards(struct vc_position *p, vc_move *buf, uint64_t *n)
 		return 0;
 	struct gen g = { p, buf, 0 };
 	gen_drops(&g);
-	int check = g.n && vc_in_check(p, p->side);
+	struct pins pi;
 	uint64_t drops = 0;
+	int test = g.n && p->king[p->side] >= 0; /* as vc_gen_legal tests */
+	if (test)
+		find_pins(p, &pi);
 	for (int i = 0; i < g.n; i++)
-		drops += (!check && !(p->v->drop_rule_types >> buf[i].piece & 1)) ||
-			 vc_move_legal(p, &buf[i]);
+		drops += !test || !needs_test(p, &pi, &buf[i]) || vc_move_legal(p, &buf[i]);
 	*n = (uint64_t)board + drops;
 	return 1;
 }

@@ -689,6 +689,16 @@ static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, 
 	return 0;
 }
 
+/* The start square of side's piece that castles (the variant's, turned
+ * about for Black), -1 when the variant names none. */
+static inline int vc_castle_home(const struct vc_variant *v, int side)
+{
+	int home = v->castle_king;
+	if (home >= 0 && side == VC_BLACK)
+		home = (v->ranks - 1 - home / v->files) * v->files + home % v->files;
+	return home;
+}
+
 /* The square of side's piece that castles: its royal piece, or where the
  * piece that castles is not royal (giveaway, extinction), the one of its
  * type on its start square, else the one on the lowest square (one of
@@ -699,9 +709,7 @@ static inline int vc_castler(const struct vc_position *p, int side)
 	const struct vc_variant *v = p->v;
 	if (v->castle_type == v->king_type)
 		return p->king[side];
-	int home = v->castle_king, low = -1;
-	if (home >= 0 && side == VC_BLACK)
-		home = (v->ranks - 1 - home / v->files) * v->files + home % v->files;
+	int home = vc_castle_home(v, side), low = -1;
 	for (int i = 0; i < p->npl[side]; i++) {
 		int sq = p->plist[side][i];
 		if (vc_code_type(p->board[sq]) != v->castle_type)
