@@ -77,6 +77,7 @@ struct vc_bb {
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
 	uint64_t ray[BB_MAXD][64];
+	uint16_t dirto[64][64]; /* the directions whose ray from a square holds another */
 	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
 	uint16_t rqb[2][BB_MAXT], rcb[2][BB_MAXT]; /* the same turned about */
@@ -472,6 +473,10 @@ static void attack_tables(struct vc_bb *b)
 				b->haslep[s][t] |= b->lep[s][t][o] != 0;
 			}
 		}
+	for (int d = 0; d < b->ndir; d++)
+		for (int o = 0; o < b->nsq; o++)
+			for (uint64_t m = b->ray[d][o]; m; m &= m - 1)
+				b->dirto[o][__builtin_ctzll(m)] |= (uint16_t)(1u << d);
 	for (int s = 0; s < 2; s++)
 		for (int d = 0; d < b->ndir; d++) {
 			int i = 0;
@@ -1390,11 +1395,64 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	return test && k >= 0 && attacked(b, x, k, x->side, occ) ? -1 : 0;
 }
 
+/* Is sq attacked by side 'by', its squares of each type being bbt (a
+ * mirror's), the board's pieces occ and only by's pieces in keep counting?
+ * Each group of riders (the types that take along the same directions) at
+ * once, by ride_reach. */
+static inline int mirror_attacked(const struct vc_bb *b, const uint64_t *bbt, int sq, int by,
+				  uint64_t occ, uint64_t keep)
+{
+	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		if (b->inv[by][t][sq] & bbt[t] & keep)
+			return 1;
+	}
+	for (int i = 0; i < b->ngrp[by]; i++) {
+		uint64_t pcs = 0;
+		for (uint32_t m = b->grp[by][i]; m; m &= m - 1)
+			pcs |= bbt[__builtin_ctz(m)];
+		pcs &= keep & b->gline[by][i][sq];
+		if (pcs && (ride_reach(b, sq, b->gback[by][i], occ) & pcs))
+			return 1;
+	}
+	return 0;
+}
+
+/* Has the side to move's royal piece on k a leap to a square where no
+ * enemy piece takes it?  Such a move is legal where gen_board would find
+ * it so (no rule that keeps a royal piece from moving, no check it might
+ * give by moving off a line). */
+static int royal_steps_out(const struct vc_bb *b, const struct vc_position *p, int k)
+{
+	int us = p->side, them = us ^ 1, t = b->king;
+	uint64_t own = 0, occ = p->bbocc & ~bit(k);
+	for (int i = 0; i < b->ntypes; i++)
+		own |= p->bbt[us][i];
+	uint64_t to = (b->lq[us][t][k] & ~p->bbocc) | (b->lc[us][t][k] & p->bbocc & ~own);
+	for (; to; to &= to - 1) {
+		int sq = __builtin_ctzll(to);
+		if (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED))
+			continue; /* a piece the copy would not take */
+		if (!mirror_attacked(b, p->bbt[them], sq, them, occ | bit(sq), ~bit(sq)))
+			return 1;
+	}
+	return 0;
+}
+
 int vc_bb_has_legal(const struct vc_position *p)
 {
 	const struct vc_bb *b = p->v->bbm;
 	struct bpos x;
-	if (!b || !b->moves || from_position(b, p, &x, 0))
+	if (!b || !b->moves)
+		return -1;
+	/* most checks leave the royal piece a square to go to: the mirror
+	 * finds it without the copy below */
+	int k = b->king >= 0 ? p->king[p->side] : -1;
+	if (k >= 0 && !b->nocheck && !(p->v->rules & VC_R_KING_CHECK_CAPTURES) &&
+	    p->bbt[p->side][b->king] == bit(k) && !(p->sqf[k] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)) &&
+	    royal_steps_out(b, p, k))
+		return 1;
+	if (from_position(b, p, &x, 0))
 		return -1;
 	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
@@ -1439,29 +1497,6 @@ void vc_bb_sync(struct vc_position *p)
 			vc_bb_flip(p, sq, p->board[sq]);
 }
 
-/* Is sq attacked by side 'by', its squares of each type being bbt (a
- * mirror's), the board's pieces occ and only by's pieces in keep counting?
- * Each group of riders (the types that take along the same directions) at
- * once, by ride_reach. */
-static inline int mirror_attacked(const struct vc_bb *b, const uint64_t *bbt, int sq, int by,
-				  uint64_t occ, uint64_t keep)
-{
-	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
-		int t = __builtin_ctz(m);
-		if (b->inv[by][t][sq] & bbt[t] & keep)
-			return 1;
-	}
-	for (int i = 0; i < b->ngrp[by]; i++) {
-		uint64_t pcs = 0;
-		for (uint32_t m = b->grp[by][i]; m; m &= m - 1)
-			pcs |= bbt[__builtin_ctz(m)];
-		pcs &= keep & b->gline[by][i][sq];
-		if (pcs && (ride_reach(b, sq, b->gback[by][i], occ) & pcs))
-			return 1;
-	}
-	return 0;
-}
-
 int vc_bb_attacked(const struct vc_position *p, int sq, int by)
 {
 	return mirror_attacked(p->v->bbm, p->bbt[by], sq, by, p->bbocc, ~0ULL);
@@ -1487,6 +1522,48 @@ int vc_bb_attacked_after_swap(const struct vc_position *p, int from, int to, int
 		bbt[t] = vc_bb_turned(p->bbt[by][t] & ~bit(to), low, shift, v->files);
 	return mirror_attacked(b, bbt, vc_swapped_square(v, sq, shift), by,
 			       vc_bb_turned(occ, low, shift, v->files), ~0ULL);
+}
+
+/* Does the piece of side 'by' standing first on one of the rays from k
+ * in directions dirs (occupancy occ) take riding back to k?  The square
+ * 'skip' does not count (a piece of k's side stands there). */
+static inline int ray_attacks(const struct vc_position *p, const struct vc_bb *b, int k,
+			      uint32_t dirs, uint64_t occ, int skip, int by)
+{
+	for (; dirs; dirs &= dirs - 1) {
+		int d = __builtin_ctz(dirs);
+		uint64_t r = b->ray[d][k] & occ;
+		if (!r)
+			continue;
+		int s = first_on(b, d, r);
+		uint8_t c = p->board[s];
+		if (s != skip && vc_code_color(c) == by &&
+		    (b->cdir[by][b->opp[d]] >> vc_code_type(c) & 1))
+			return 1;
+	}
+	return 0;
+}
+
+int vc_bb_check_after(const struct vc_position *p, int from, int to, int k, int by)
+{
+	const struct vc_bb *b = p->v->bbm;
+	int t = vc_code_type(p->board[to]);
+	if (b->inv[by][t][k] & bit(to))
+		return 1;
+	uint32_t d = b->dirto[to][k] & b->rc[by][t];
+	for (; d; d &= d - 1) {
+		int dir = __builtin_ctz(d);
+		if (first_on(b, dir, b->ray[dir][to] & p->bbocc) == k)
+			return 1;
+	}
+	return from >= 0 && ray_attacks(p, b, k, b->dirto[k][from], p->bbocc, to, by);
+}
+
+int vc_bb_exposed(const struct vc_position *p, int k, int from, int to, int by)
+{
+	const struct vc_bb *b = p->v->bbm;
+	uint64_t occ = (p->bbocc & ~bit(from)) | bit(to);
+	return ray_attacks(p, b, k, b->dirto[k][from], occ, to, by);
 }
 
 uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side)

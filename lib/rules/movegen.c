@@ -1029,9 +1029,16 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	/* the whole test over the mirror costs less than the tries' part */
-	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap))
+	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap)) {
+		/* over the mirror: after a plain move, the mover's attack and the
+		 * lines through the square it left; else the whole test */
+		if (!v->test_all && !vc_swapped_last(p) &&
+		    !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE |
+				  VC_MF_XPROMO)) &&
+		    m->to >= 0 && p->board[m->to] && vc_code_color(p->board[m->to]) == them)
+			return vc_bb_check_after(p, m->from == m->to ? -1 : m->from, m->to, k, them);
 		return vc_attacked(p, k, them);
+	}
 	if ((m->flags & VC_MF_WALL) && !v->test_all && !vc_swapped_last(p) && v->pins[side] &&
 	    !(m->flags & (VC_MF_TWOCAP | VC_MF_GATE)) && !took_two(p))
 		return wall_check_after(p, m);
@@ -1145,8 +1152,11 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	uint8_t *b = p->board;
 	int face = v->rules & (VC_R_NO_FACING | VC_R_BIKJANG);
 	if (v->bbm && !face && !(v->rules & VC_R_EXPLOSION) &&
-	    !vc_bb_holds(p, side ^ 1, v->bboutcap)) /* the whole test, over the mirror */
+	    !vc_bb_holds(p, side ^ 1, v->bboutcap)) { /* over the mirror */
+		if (node >= 0 && !twos && m->from >= 0 && m->from != k)
+			return vc_bb_exposed(p, k, m->from, m->to, side ^ 1);
 		return vc_bb_attacked_after(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
+	}
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];
 	if (face && !(v->rules & VC_R_NO_FACING))

@@ -843,6 +843,15 @@ int vc_bb_attacked_after(const struct vc_position *p, int from, int to, int sq, 
 /* The same when the move swaps the board halves too (vc_swap_ply): sq is
  * the square before the swap. */
 int vc_bb_attacked_after_swap(const struct vc_position *p, int from, int to, int sq, int by);
+/* After a plain move from 'from' (-1: a drop) to 'to', made on p: is the
+ * royal piece on k attacked by 'by', the mover's side, when it was not
+ * before?  Only the piece on 'to' can attack it directly, and another only
+ * along a line from k through 'from'. */
+int vc_bb_check_after(const struct vc_position *p, int from, int to, int k, int by);
+/* Before a plain move from 'from' to 'to' by k's side, not in check: does
+ * leaving 'from' uncover an attack by 'by' on the royal piece on k (a
+ * rider behind 'from', and 'to' not between)? */
+int vc_bb_exposed(const struct vc_position *p, int k, int from, int to, int by);
 /* The pieces of side that stand alone between its royal piece on k and an
  * enemy rider that would take along that line (the mirror of p). */
 uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);
