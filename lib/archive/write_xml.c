@@ -514,7 +514,7 @@ static char *put_data(char *o, const struct vc_move_data *d)
 static int s_move(struct vc_xml_out *x, const struct vc_item *it, const struct vc_replay *rp,
 		  size_t item, const struct vc_move_data *d)
 {
-	vc_move m;
+	vc_move m = { 0 }; /* set when played */
 	const char *san = it->text ? it->text : "";
 	const char *can = NULL, *fen = NULL;
 	size_t cl = 0, fl = 0;

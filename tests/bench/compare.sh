@@ -19,7 +19,7 @@ REV=${1:-HEAD~1}
 REPS=${BENCH_REPS:-5}
 CORPORA=${CORPORA:-corpora/real}
 case $CORPORA in /*) ;; *) CORPORA="$ROOT/$CORPORA" ;; esac
-FLAGS='-O3 -march=native -DNDEBUG'
+FLAGS='-O3 -march=native -DNDEBUG -flto=auto'
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-compare.XXXXXX") || exit 0
 cleanup() {
