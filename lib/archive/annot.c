@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/vc_archive.h"
 #include "base/vc_base.h"
 
 #define DEFAULT_NEEDED 3
@@ -505,16 +506,9 @@ static void draw_record(struct vc_annot *a, struct draw *d, struct ev *e,
 static int may_hold_record(const char *t, size_t n)
 {
 	const char *end = t + n;
-	for (const char *p = t; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++) {
-		size_t left = (size_t)(end - p);
-		if (left < 4 || p[1] != '%')
-			continue;
-		/* [%clk and [%eval, the usual ones, fail on their first letters */
-		if ((p[2] == 'b' && p[3] == 'y') ||
-		    (p[2] == 'd' && p[3] == 'r' && left >= 6 && !memcmp(p + 2, "draw", 4)) ||
-		    (p[2] == 'c' && p[3] == 'o' && left >= 9 && !memcmp(p + 2, "comment", 7)))
+	for (const char *p = t; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+		if (vc_record_command_at(p, (size_t)(end - p)))
 			return 1;
-	}
 	return 0;
 }
 
@@ -715,7 +709,10 @@ int vc_annot_read(struct vc_annot *a, const struct vc_game *g)
 	 * command at all, as nearly every game does not, nothing is to do */
 	size_t rawlen;
 	const char *raw = vc_game_raw(g, &rawlen);
-	if (comments_in_raw(g, raw, rawlen) && !may_hold_record(raw, rawlen)) {
+	int records = vc_game_records(g);
+	if (records == VC_RECORDS_NONE ||
+	    (records == VC_RECORDS_UNKNOWN && comments_in_raw(g, raw, rawlen) &&
+	     !may_hold_record(raw, rawlen))) {
 		a->nauthor = 0;
 		point_into_pool(a);
 		return 0;

@@ -73,6 +73,7 @@ struct vc_game {
 
 	struct block *first, *cur; /* arena: cur is the block being filled */
 	int oom;                   /* sticky: some storage could not be had */
+	int records;               /* VC_RECORDS_*: the reader's word on its comments */
 };
 
 /* ---- storage helpers ---- */
@@ -163,8 +164,10 @@ static const char *arena_strdup(struct vc_game *g, const char *s)
 struct vc_game *vc_game_new(void)
 {
 	struct vc_game *g = vc_calloc(1, sizeof *g);
-	if (g)
+	if (g) {
 		vc_buf_init(&g->raw);
+		g->records = VC_RECORDS_UNKNOWN;
+	}
 	return g;
 }
 
@@ -208,6 +211,7 @@ void vc_game_clear(struct vc_game *g)
 		b->used = 0;
 	g->cur = g->first;
 	g->oom = 0;
+	g->records = VC_RECORDS_UNKNOWN;
 }
 
 /* ---- identity ---- */
@@ -271,8 +275,8 @@ void vc_game_tag_pos(const struct vc_game *g, size_t i, long *line, long *col)
 
 const char *vc_game_tag(const struct vc_game *g, const char *name)
 {
-	for (size_t i = 0; i < g->ntags; i++)
-		if (strcmp(g->tags[i].name, name) == 0)
+	for (size_t i = 0; i < g->ntags; i++) /* the first letter turns most away */
+		if (g->tags[i].name[0] == name[0] && strcmp(g->tags[i].name, name) == 0)
 			return g->tags[i].value;
 	return NULL;
 }
@@ -356,6 +360,7 @@ int vc_game_add_item(struct vc_game *g, const struct vc_item *it)
 	struct item_rec *r = &g->items[g->nitems++];
 	r->it = copy;
 	r->off = NO_OFF;
+	g->records = VC_RECORDS_UNKNOWN; /* the reader did not see this one */
 	return 0;
 }
 
@@ -568,6 +573,16 @@ int vc_game_build_finish(struct vc_game *g, const char *raw, size_t len, int gar
 		g->nitems = n;
 	}
 	return 0;
+}
+
+void vc_game_build_records(struct vc_game *g, int records)
+{
+	g->records = records;
+}
+
+int vc_game_records(const struct vc_game *g)
+{
+	return g->records;
 }
 
 int vc_game_build_oom(const struct vc_game *g)

@@ -33,6 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "archive/vc_archive.h"
 
@@ -146,17 +149,31 @@ static const unsigned char blank[256] = {
 	[' '] = 1, ['\t'] = 1, ['\f'] = 1, ['\v'] = 1, ['\n'] = 1, ['\r'] = 1
 };
 
-/* Bytes readable past the NUL sentinel, all zero, so that the comment scan
- * may load whole words. */
-#define SLACK 8
+/* Bytes readable past the NUL sentinel, all zero, so that the comment scans
+ * may load whole words (sixteen bytes with SSE2, from up to three bytes on). */
+#define SLACK 32
 
 /* The first '}', line end or NUL at or after q.  Brace comments are most
- * of the bytes of annotated archives, so they are scanned eight bytes at a
- * time where the byte order allows; the window ends in a NUL and SLACK
+ * of the bytes of annotated archives, so they are scanned sixteen bytes at
+ * a time with SSE2, else eight where the byte order allows; the window ends
+ * in a NUL and SLACK
  * zero bytes, so the loads never leave it. */
 static const unsigned char *comment_stop(const unsigned char *q)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#if defined(__SSE2__)
+	/* sixteen bytes at a time: most comments end in the first block */
+	const __m128i rb = _mm_set1_epi8('}'), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+		      nul = _mm_setzero_si128();
+	for (;;) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, rb), _mm_cmpeq_epi8(w, nl)),
+					 _mm_or_si128(_mm_cmpeq_epi8(w, cr), _mm_cmpeq_epi8(w, nul)));
+		unsigned m = (unsigned)_mm_movemask_epi8(e);
+		if (m)
+			return q + __builtin_ctz(m);
+		q += 16;
+	}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
 	for (;;) {
 		uint64_t w, a, c, d, m;
@@ -177,6 +194,45 @@ static const unsigned char *comment_stop(const unsigned char *q)
 	while (!cstop[*q])
 		q++;
 	return q;
+#endif
+}
+
+/* Does the comment text [t, e) hold a record command (vc_record_command_at)?
+ * With SSE2, sixteen places at a time, while the comment is fresh in the
+ * cache: a '[' then '%', a letter that opens a command and one that goes
+ * on with it ("[%clk" and "[%eval" fail there); the window's SLACK makes
+ * the loads past e safe. */
+static int comment_records(const unsigned char *t, const unsigned char *e)
+{
+#if defined(__SSE2__)
+	for (const unsigned char *q = t; q < e; q += 16) {
+		__m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i w1 = _mm_loadu_si128((const __m128i *)(const void *)(q + 1));
+		__m128i w2 = _mm_loadu_si128((const __m128i *)(const void *)(q + 2));
+		__m128i w3 = _mm_loadu_si128((const __m128i *)(const void *)(q + 3));
+		__m128i open = _mm_and_si128(_mm_cmpeq_epi8(w0, _mm_set1_epi8('[')),
+					     _mm_cmpeq_epi8(w1, _mm_set1_epi8('%')));
+		__m128i c2 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w2, _mm_set1_epi8('b')),
+						       _mm_cmpeq_epi8(w2, _mm_set1_epi8('d'))),
+					  _mm_cmpeq_epi8(w2, _mm_set1_epi8('c')));
+		__m128i c3 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w3, _mm_set1_epi8('y')),
+						       _mm_cmpeq_epi8(w3, _mm_set1_epi8('r'))),
+					  _mm_cmpeq_epi8(w3, _mm_set1_epi8('o')));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(open, _mm_and_si128(c2, c3)));
+		if (e - q < 16)
+			m &= (1u << (e - q)) - 1;
+		for (; m; m &= m - 1) {
+			const unsigned char *p = q + __builtin_ctz(m);
+			if (vc_record_command_at((const char *)p, (size_t)(e - p)))
+				return 1;
+		}
+	}
+	return 0;
+#else
+	for (const unsigned char *p = t; p < e && (p = memchr(p, '[', (size_t)(e - p))); p++)
+		if (vc_record_command_at((const char *)p, (size_t)(e - p)))
+			return 1;
+	return 0;
 #endif
 }
 
@@ -492,6 +548,7 @@ struct rd {
 	long movenum;             /* written before the next move, 0 none */
 	size_t last_move;         /* index of the last item if a move, else NONE */
 	size_t nitems;            /* items stored */
+	int records;              /* VC_RECORDS_*: of the comments read so far */
 	int moves;                /* movetext began */
 	int ntags;                /* tag lines seen */
 	int broke;                /* a stream-breaking error was stored */
@@ -1018,6 +1075,8 @@ static enum step semicolon_comment(struct rd *s)
 	if (!(it = item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p)))
 		return GO_OOM;
 	it->flags |= VC_IF_SEMICOLON;
+	if (comment_records(p + 1, q))
+		s->records = VC_RECORDS_MAYBE;
 	s->p = q;
 	if (nul_byte(s, q)) {
 		err_at(s, "nul-byte", q, "NUL byte in input");
@@ -1042,6 +1101,8 @@ static enum step comment_unclosed(struct rd *s, const struct open_comment *c)
 	while (t > s->g0 + c->off && blank[t[-1]])
 		t--;
 	s->nitems++;
+	if (comment_records(s->g0 + c->off, t))
+		s->records = VC_RECORDS_MAYBE;
 	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c->off, off(s, t) - c->off, c->line, c->col))
 		return GO_OOM;
 	err(s, "comment-unclosed", c->line, c->col, "comment opened here is never closed");
@@ -1130,6 +1191,8 @@ static enum step long_comment(struct rd *s, const unsigned char *q)
 			break;
 	}
 	s->nitems++;
+	if (comment_records(s->g0 + c.off, q))
+		s->records = VC_RECORDS_MAYBE;
 	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c.off, off(s, q) - c.off, c.line, c.col))
 		return GO_OOM;
 	s->p = q + 1;
@@ -1145,6 +1208,8 @@ static inline enum step brace_comment(struct rd *s)
 		return long_comment(s, q);
 	if (!item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p))
 		return GO_OOM;
+	if (comment_records(p + 1, q))
+		s->records = VC_RECORDS_MAYBE;
 	s->p = q + 1;
 	return GO_ON;
 }
@@ -1806,6 +1871,7 @@ static void start_game(struct rd *s, struct vc_reader *r, struct vc_game *g)
 static vc_status close_record(struct rd *s)
 {
 	struct vc_reader *r = s->r;
+	vc_game_build_records(s->g, s->records);
 	if (vc_game_build_finish(s->g, (const char *)r->buf + r->gs, s->ge - r->gs, s->garbage) <
 		    0 ||
 	    vc_game_build_oom(s->g)) {

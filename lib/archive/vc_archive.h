@@ -13,6 +13,8 @@
 #ifndef VC_ARCHIVE_H
 #define VC_ARCHIVE_H
 
+#include <string.h>
+
 #include "rules/vc_rules.h"
 
 /* ---- the game builder (game.c), for the text and XML readers ----
@@ -28,6 +30,23 @@ int vc_game_build_has_tag(const struct vc_game *g, const char *name, size_t nlen
 void vc_game_build_result(struct vc_game *g, const char *result, long line, long col);
 int vc_game_build_finish(struct vc_game *g, const char *raw, size_t len, int garbage);
 int vc_game_build_oom(const struct vc_game *g);
+/* What the text reader learnt of the game's comments while it scanned
+ * them: VC_RECORDS_NONE, none holds a multi-player record command (annot.c
+ * then skips them all), or VC_RECORDS_MAYBE.  A game starts, and becomes
+ * again once an item is added to it afterwards, VC_RECORDS_UNKNOWN. */
+enum { VC_RECORDS_UNKNOWN = -1, VC_RECORDS_NONE = 0, VC_RECORDS_MAYBE = 1 };
+void vc_game_build_records(struct vc_game *g, int records);
+int vc_game_records(const struct vc_game *g);
+/* Does the text at p ('['), left bytes long, open a record command:
+ * "[%by", "[%draw" or "[%comment" (annot.c reads them)?  Lichess's
+ * "[%clk" and "[%eval", the usual ones, fail on their first letters. */
+static inline int vc_record_command_at(const char *p, size_t left)
+{
+	return left >= 4 && p[1] == '%' &&
+	       ((p[2] == 'b' && p[3] == 'y') ||
+		(p[2] == 'd' && p[3] == 'r' && left >= 6 && !memcmp(p + 2, "draw", 4)) ||
+		(p[2] == 'c' && p[3] == 'o' && left >= 9 && !memcmp(p + 2, "comment", 7)));
+}
 
 /* ---- XML's byte escape and libxml2's globals (xml_common.c) ---- */
 /* Length of the XML character (UTF-8) at s, or 0 when the byte at s cannot

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "archive/vc_archive.h"
 #include "vchess.h"
 #include "vt.h"
 
@@ -249,6 +250,96 @@ VT_TEST(comments)
 	CHECK_ITEM_AT(g, 4, in, "d4");
 	CHECK_ITEM_AT(g, 7, in, "{x}");
 	VT_EQ_STR(raw(g), in);
+	vc_game_free(g);
+	vc_reader_close(r);
+}
+
+/* The game's records hint from the text given as its one comment ("{C}", or
+ * "; C" with semicolon): -2 when the game did not read. */
+static int records_of(const char *comment, int semicolon)
+{
+	char in[512];
+	snprintf(in, sizeof in, semicolon ? "1. e4 ;%s\n*\n" : "1. e4 {%s} *\n", comment);
+	struct vc_reader *r = open_text(in, strlen(in), NULL);
+	struct vc_game *g = vc_game_new();
+	int records = -2;
+	if (r && g && vc_reader_next(r, g) == VC_OK && vc_game_item_count(g) == 2)
+		records = vc_game_records(g);
+	vc_game_free(g);
+	vc_reader_close(r);
+	return records;
+}
+
+/* The reader tells, of each game, whether a comment may hold a multi-player
+ * record command (annot.c skips the comments of a game where none may): the
+ * same answer as vc_record_command_at at each '[' of the comment, for the
+ * text wherever it falls in the scan's sixteen-byte blocks, on one line or
+ * several.  A game the reader did not fill, or one added to, is unknown. */
+VT_TEST(records_hint)
+{
+	static const struct {
+		const char *text;
+		int semicolon, records;
+	} cases[] = {
+		{ "[%by \"a\"]", 0, VC_RECORDS_MAYBE },
+		{ " [%clk 0:03:00] [%eval 0.2] ", 0, VC_RECORDS_NONE },
+		{ " [%draw offer \"a\"]", 1, VC_RECORDS_MAYBE },
+		{ "line one\n[%comment \"a\" \"t\"]", 0, VC_RECORDS_MAYBE },
+		{ "x [%by", 0, VC_RECORDS_MAYBE },
+		{ "[%b", 0, VC_RECORDS_NONE },
+		{ "[%dra", 0, VC_RECORDS_NONE },
+		{ "[%draw", 0, VC_RECORDS_MAYBE },
+		{ "[%commen", 0, VC_RECORDS_NONE },
+		{ "[ %by", 0, VC_RECORDS_NONE },
+		{ "", 0, VC_RECORDS_NONE },
+	};
+	for (size_t i = 0; i < VT_NELEM(cases); i++)
+		if (records_of(cases[i].text, cases[i].semicolon) != cases[i].records)
+			VT_FAIL_AT(__FILE__, __LINE__, "comment '%s': records %d, not %d", cases[i].text,
+				   records_of(cases[i].text, cases[i].semicolon), cases[i].records);
+	/* random comments made of the commands' pieces */
+	static const char *const bits[] = { "[",   "%",   "[%",   "[%b",	  "[%by", "[%d",
+					    "[%dr", "[%draw", "[%c", "[%co", "[%comment", "[%clk",
+					    "b",    "y",      "x",   " ",	  "\n",	  "draw" };
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	int maybe = 0;
+	for (int k = 0; k < 4000; k++) {
+		char c[64];
+		size_t n = 0, len = 1 + (size_t)(k % 40);
+		while (n < len) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			const char *b = bits[seed % VT_NELEM(bits)];
+			size_t bl = strlen(b);
+			if (n + bl >= sizeof c)
+				break;
+			memcpy(c + n, b, bl);
+			n += bl;
+		}
+		c[n] = '\0';
+		int want = VC_RECORDS_NONE;
+		for (size_t j = 0; j < n; j++)
+			if (c[j] == '[' && vc_record_command_at(c + j, n - j))
+				want = VC_RECORDS_MAYBE;
+		maybe += want == VC_RECORDS_MAYBE;
+		int semicolon = !strchr(c, '\n') && (k & 1);
+		int got = records_of(c, semicolon);
+		if (got != want) {
+			VT_FAIL_AT(__FILE__, __LINE__, "comment '%s' (%s): records %d, not %d", c,
+				   semicolon ? "';'" : "braces", got, want);
+			break;
+		}
+	}
+	VT_CHECK(maybe > 20);
+	/* games the reader did not fill, or that gained an item since */
+	struct vc_game *g = vc_game_new();
+	VT_EQ_INT(vc_game_records(g), VC_RECORDS_UNKNOWN);
+	const char *in = "1. e4 {[%clk 0:01:00]} *\n";
+	struct vc_reader *r = open_text(in, strlen(in), NULL);
+	NEXT_CLEAN(r, g);
+	VT_EQ_INT(vc_game_records(g), VC_RECORDS_NONE);
+	struct vc_item it = { .type = VC_IT_COMMENT, .text = "[%by \"a\"]", .len = 9 };
+	VT_EQ_INT(vc_game_add_item(g, &it), 0);
+	VT_EQ_INT(vc_game_records(g), VC_RECORDS_UNKNOWN);
 	vc_game_free(g);
 	vc_reader_close(r);
 }
@@ -1380,6 +1471,7 @@ int main(void)
 		VT_ENTRY(basic_game),
 		VT_ENTRY(move_numbers),
 		VT_ENTRY(comments),
+		VT_ENTRY(records_hint),
 		VT_ENTRY(escape_lines),
 		VT_ENTRY(nags_and_suffixes),
 		VT_ENTRY(variations),
