@@ -150,7 +150,7 @@ static const unsigned char blank[256] = {
 };
 
 /* Bytes readable past the NUL sentinel, all zero, so that the comment scans
- * may load whole words (sixteen bytes with SSE2, from up to three bytes on). */
+ * may load whole words (sixteen bytes with SSE2, from up to a byte on). */
 #define SLACK 32
 
 /* The first '}', line end or NUL at or after q.  Brace comments are most
@@ -198,27 +198,17 @@ static const unsigned char *comment_stop(const unsigned char *q)
 }
 
 /* Does the comment text [t, e) hold a record command (vc_record_command_at)?
- * With SSE2, sixteen places at a time, while the comment is fresh in the
- * cache: a '[' then '%', a letter that opens a command and one that goes
- * on with it ("[%clk" and "[%eval" fail there); the window's SLACK makes
- * the loads past e safe. */
+ * With SSE2, its "[%" found sixteen places at a time while the comment is
+ * fresh in the cache; the window's SLACK makes the loads past e safe. */
 static int comment_records(const unsigned char *t, const unsigned char *e)
 {
 #if defined(__SSE2__)
+	const __m128i lb = _mm_set1_epi8('['), pc = _mm_set1_epi8('%');
 	for (const unsigned char *q = t; q < e; q += 16) {
 		__m128i w0 = _mm_loadu_si128((const __m128i *)(const void *)q);
 		__m128i w1 = _mm_loadu_si128((const __m128i *)(const void *)(q + 1));
-		__m128i w2 = _mm_loadu_si128((const __m128i *)(const void *)(q + 2));
-		__m128i w3 = _mm_loadu_si128((const __m128i *)(const void *)(q + 3));
-		__m128i open = _mm_and_si128(_mm_cmpeq_epi8(w0, _mm_set1_epi8('[')),
-					     _mm_cmpeq_epi8(w1, _mm_set1_epi8('%')));
-		__m128i c2 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w2, _mm_set1_epi8('b')),
-						       _mm_cmpeq_epi8(w2, _mm_set1_epi8('d'))),
-					  _mm_cmpeq_epi8(w2, _mm_set1_epi8('c')));
-		__m128i c3 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w3, _mm_set1_epi8('y')),
-						       _mm_cmpeq_epi8(w3, _mm_set1_epi8('r'))),
-					  _mm_cmpeq_epi8(w3, _mm_set1_epi8('o')));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(open, _mm_and_si128(c2, c3)));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpeq_epi8(w0, lb), _mm_cmpeq_epi8(w1, pc)));
 		if (e - q < 16)
 			m &= (1u << (e - q)) - 1;
 		for (; m; m &= m - 1) {
