@@ -153,12 +153,13 @@ static int symbol_prefix(const struct vc_variant *v, const char *s, int run)
 }
 
 /* The fast path of vc_san_parse for the moves of nearly every game: an
- * optional one-letter piece, then up to two squares with one-digit ranks
- * (or a file or rank before the destination), 'x' ':' '-' anywhere between,
- * a promotion as '=Q' or a letter glued on, and the marks.  It reads these
- * exactly as the general reader below does and returns 1; anything else
- * (castling, drops, walls, long symbols, file aliases, ranks past 9, any
- * fault to report) returns 0 and is left to the general reader. */
+ * optional piece (a run of capitals that is one symbol), then up to two
+ * squares (or a file or rank before the destination), 'x' ':' '-' anywhere
+ * between, a promotion as '=Q' or a letter glued on, and the marks.  It
+ * reads these exactly as the general reader below does and returns 1;
+ * anything else (castling, drops, walls, a run of capitals that is no one
+ * symbol, a file written by its alias, ranks of three digits, any fault to
+ * report) returns 0 and is left to the general reader. */
 static int san_fast(const struct vc_variant *v, const char *t, size_t len, struct vc_san *m)
 {
 	int check = 0;
@@ -173,16 +174,25 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 			break;
 		len--;
 	}
-	if (len < 2 || v->any_file_alias)
+	if (len < 2)
 		return 0;
+	for (size_t j = 0; v->any_file_alias && j < len; j++) { /* a file written by its alias */
+		unsigned char c = (unsigned char)t[j];
+		if (v->alias_bytes[c >> 6] >> (c & 63) & 1)
+			return 0;
+	}
 	size_t i = 0;
 	int piece = -1, promo = -1, cap = 0;
 	if (t[0] >= 'A' && t[0] <= 'Z') {
-		piece = v->letter_type[t[0] - 'A'];
-		if (piece < 0 || (t[1] >= 'A' && t[1] <= 'Z') ||
-		    (v->types[piece].props & VC_P_TWOSQUARE))
+		/* the general reader's symbol: the longest prefix of the run
+		 * that names a piece, here the whole run or nothing */
+		size_t run = 1;
+		while (run < len && t[run] >= 'A' && t[run] <= 'Z')
+			run++;
+		piece = run == 1 ? v->letter_type[t[0] - 'A'] : vc_type_by_symbol(v, t, run);
+		if (piece < 0 || (v->types[piece].props & VC_P_TWOSQUARE))
 			return 0;
-		i = 1;
+		i = run;
 	}
 	/* the rest, separators dropped: files as 'f', ranks as 'r' */
 	int val[6] = { 0 }, nr = 0;
@@ -199,10 +209,16 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 			kind[nr] = 'f';
 			val[nr++] = c - 'a';
 		} else if (c >= '1' && c <= '9') {
-			if (nr == 5 || c - '0' > v->ranks || (i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9'))
+			int r = c - '0';
+			if (i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9') { /* a rank past 9 */
+				r = r * 10 + (t[++i] - '0');
+				if (i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9')
+					return 0;
+			}
+			if (nr == 5 || r > v->ranks)
 				return 0;
 			kind[nr] = 'r';
-			val[nr++] = c - '1';
+			val[nr++] = r - 1;
 		} else if (c == '=' && i + 2 == len && promo < 0) {
 			int u = t[i + 1] & ~0x20;
 			if (u < 'A' || u > 'Z' || v->letter_type[u - 'A'] < 0)

@@ -1382,8 +1382,13 @@ static void summaries(struct vc_variant *v)
 			v->types[v->types[t].demote_to].flip_to = t;
 		}
 	v->any_file_alias = 0;
+	memset(v->alias_bytes, 0, sizeof v->alias_bytes);
 	for (int f = 0; f < v->files; f++)
-		v->any_file_alias |= v->file_alias[f] != 0;
+		if (v->file_alias[f]) {
+			unsigned char c = (unsigned char)v->file_alias[f];
+			v->any_file_alias = 1;
+			v->alias_bytes[c >> 6] |= 1ULL << (c & 63);
+		}
 	v->has_complex = (v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON |
 				      VC_R_EXPLOSION | VC_R_NO_CHECK)) != 0;
 	/* prisons and airfields change reserves only, a promotion by exchange

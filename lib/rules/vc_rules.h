@@ -438,6 +438,7 @@ struct vc_variant {
 	int janggi_read;        /* janggi's numeric notation (H08-87) read besides SAN */
 	uint64_t plus_types;    /* the types written '+X', X another's symbol */
 	int any_file_alias;     /* some file has an alias letter */
+	uint64_t alias_bytes[4]; /* the bytes that are some file's alias, a bit each */
 	/* the bitboard core's tables (bitboard.c): bbm when the board and the
 	   pieces fit them (positions then keep a bitboard mirror, which attack
 	   tests and the origins of a written move read), bb the same tables when

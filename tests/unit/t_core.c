@@ -409,11 +409,12 @@ VT_TEST(san_roundtrips)
 
 /* The move reader's fast path reads every text exactly as the general
  * reader does: random texts over the characters moves are made of, on an
- * 8x8 board with one-letter pieces, a 10x10 board with long symbols, and
- * crazyhouse (drops).  Both results are compared in full. */
+ * 8x8 board with one-letter pieces, a 10x10 board with long symbols,
+ * crazyhouse (drops) and Io Chess (16x16, long symbols, a file's alias 'L',
+ * walls).  Both results are compared in full. */
 static void san_fast_agrees(const struct vc_variant *v, unsigned seed)
 {
-	static const char alpha[] = "abcdefghijxyzKQRBNPOCGSWq0123456789=+#!?x:-@* ()";
+	static const char alpha[] = "abcdefghijxyzKQRBNPOCGSWLq0123456789=+#!?x:-@* ()";
 	char text[12], msg1[256], msg2[256];
 	int bad = 0, fast_shapes = 0;
 	for (int i = 0; i < 200000 && bad < 5; i++) {
@@ -422,7 +423,14 @@ static void san_fast_agrees(const struct vc_variant *v, unsigned seed)
 		for (int k = 0; k < len; k++) {
 			seed = seed * 1103515245u + 12345u;
 			unsigned r = seed >> 16;
-			/* mostly the characters of common moves */
+			/* mostly the characters of common moves, and now and then
+			 * two of a long symbol or of a rank past 9 */
+			if (r % 16 == 0 && k + 1 < len) {
+				static const char *const pairs[] = { "NN", "CN", "SC", "MN", "CP", "10",
+								     "16", "12", "19", "01" };
+				memcpy(text + k++, pairs[r / 16 % 10], 2);
+				continue;
+			}
 			text[k] = r % 4 ? "abcdefgh12345678xNBRQK=+#"[r / 4 % 25] : alpha[r / 4 % (sizeof alpha - 1)];
 		}
 		text[len] = 0;
