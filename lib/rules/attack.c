@@ -217,6 +217,14 @@ static int two_steps(const struct vc_variant *v, int a, int b, int x, int y, int
 }
 
 /* vc_gen_two, and with lo >= 0 only the moves onto the squares lo < hi */
+/* The number of steps (dx, dy) that go (fx, fy) from a square, 0 when none
+ * does. */
+static inline int steps_to(int dx, int dy, int fx, int fy)
+{
+	int k = dx ? fx / dx : dy ? fy / dy : 0;
+	return k > 0 && k * dx == fx && k * dy == fy ? k : 0;
+}
+
 static int gen_two(const struct vc_position *p, int a, int side, int target, int lo, int hi,
 		   vc_move *out)
 {
@@ -238,6 +246,14 @@ static int gen_two(const struct vc_position *p, int a, int side, int target, int
 			if (!want || want > max || want < tv[i].min)
 				continue;
 			max = want;
+		} else if (target >= 0) { /* no further than the step that lands on target */
+			int tf = v->sqfile[target], tr = v->sqrank[target];
+			int ka = steps_to(dx, dy, tf - af, tr - ar), kb = steps_to(dx, dy, tf - bf, tr - br);
+			int reach = ka > kb ? ka : kb;
+			if (!reach)
+				continue;
+			if (reach < max)
+				max = reach;
 		}
 		for (int k = 1; k <= max; k++) {
 			int naf = af + k * dx, nar = ar + k * dy, nbf = bf + k * dx, nbr = br + k * dy;
