@@ -493,7 +493,7 @@ VT_TEST(plies_steps)
 	char want[8][128], got[128];
 	vc_position_fen(p, want[0], sizeof want[0]);
 	for (long k = 1; k <= 7; k++) {
-		struct vc_ply ply;
+		struct vc_ply ply = { 0 };
 		VT_EQ_INT(vc_plies_at(pl, k, &ply), 0);
 		vc_position_make(p, ply.move);
 		vc_position_fen(p, want[k], sizeof want[k]);
@@ -525,7 +525,7 @@ VT_TEST(plies_what_a_diagram_needs)
 	struct vc_game_stats st;
 	vc_status s;
 	struct vc_plies *pl = run_plies(plies_text, &st, &s);
-	struct vc_ply p;
+	struct vc_ply p = { 0 };
 	char t[128];
 	VT_EQ_INT(vc_plies_at(pl, 0, &p), 0);
 	VT_CHECK(p.move == NULL);
