@@ -225,6 +225,13 @@ static inline int steps_to(int dx, int dy, int fx, int fy)
 	return k > 0 && k * dx == fx && k * dy == fy ? k : 0;
 }
 
+/* Are squares x and y neighbours (a king's step apart)? */
+static inline int next_to(const struct vc_variant *v, int x, int y)
+{
+	int dx = v->sqfile[x] - v->sqfile[y], dy = v->sqrank[x] - v->sqrank[y];
+	return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && x != y;
+}
+
 static int gen_two(const struct vc_position *p, int a, int side, int target, int lo, int hi,
 		   vc_move *out)
 {
@@ -280,6 +287,8 @@ static int gen_two(const struct vc_position *p, int a, int side, int target, int
 	static const int quarter[] = { 2, -2 }, eighth[] = { 2, -2, 1, -1 };
 	const int *turns = (pt->props & VC_P_DIAGSTANCE) ? eighth : quarter;
 	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
+	if (target >= 0 && !next_to(v, a, target) && !next_to(v, b, target))
+		return 0; /* a turn lands next to the square it turns about */
 	for (int pv = 0; pv < 2; pv++) {
 		int piv = pv ? b : a, mov = pv ? a : b;
 		int pf = v->sqfile[piv], pr = v->sqrank[piv];
