@@ -189,7 +189,9 @@ static int san_fast(const struct vc_variant *v, const char *t, size_t len, struc
 		size_t run = 1;
 		while (run < len && t[run] >= 'A' && t[run] <= 'Z')
 			run++;
-		piece = run == 1 ? v->letter_type[t[0] - 'A'] : vc_type_by_symbol(v, t, run);
+		piece = run == 1   ? v->letter_type[t[0] - 'A']
+			: run == 2 ? v->pair_type[t[0] - 'A'][t[1] - 'A']
+				   : vc_type_by_symbol(v, t, run);
 		if (piece < 0 || (v->types[piece].props & VC_P_TWOSQUARE))
 			return 0;
 		i = run;

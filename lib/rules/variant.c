@@ -1358,6 +1358,11 @@ static void summaries(struct vc_variant *v)
 			v->letter_type[c - 'A'] = (int8_t)t;
 	}
 	v->symbols_indexed = 1;
+	for (int a = 0; a < 26; a++)
+		for (int b = 0; b < 26; b++) {
+			const char pair[2] = { (char)('A' + a), (char)('A' + b) };
+			v->pair_type[a][b] = (int8_t)vc_type_by_symbol(v, pair, 2);
+		}
 	/* SAN's groups of types written alike, the unpromoted kinds of the
 	 * pieces written '+X', and the types whose drops have rules */
 	v->drop_rule_types = v->plus_types = 0;

@@ -431,6 +431,7 @@ struct vc_variant {
 	int coord_castle_partner; /* coordinates write castling as the king taking its partner */
 	int castle_files;   /* position strings name castling rights by their partners' files */
 	int8_t letter_type[26]; /* 'A'..'Z': the type with that one-letter symbol, -1 */
+	int8_t pair_type[26][26]; /* two capitals: the type vc_type_by_symbol reads, -1 */
 	uint64_t san_group[VC_MAXT]; /* the types SAN writes with type t's symbol (shogi's
 					promoted golds, all 'G'), t included */
 	int shogi_coords;       /* shogi's Western notation (P-7f) read besides SAN */
