@@ -1139,6 +1139,22 @@ static inline int swap_testable(const struct vc_position *p, const vc_move *m)
 	       !vc_bb_holds(p, p->side ^ 1, v->bboutcap);
 }
 
+/* An explosion variant's move that takes nothing (atomic), with both royal
+ * pieces on the board and the mirror able to say what the enemy attacks,
+ * and no other mechanic that changes squares or what a check is. */
+static inline int quiet_atomic(const struct vc_position *p, const vc_move *m)
+{
+	const struct vc_variant *v = p->v;
+	int side = p->side;
+	return (v->rules & VC_R_EXPLOSION) && v->bbm &&
+	       !(v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON | VC_R_KIRBY_DEATH |
+			     VC_R_NO_CHECK | VC_R_NO_FACING | VC_R_BIKJANG)) &&
+	       !(m->flags & (VC_MF_CAPTURE | VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL |
+			     VC_MF_XPROMO | VC_MF_MORPH | VC_MF_TWOCAP | VC_MF_GATE | VC_MF_DROP)) &&
+	       m->from >= 0 && m->to >= 0 && !p->board[m->to] && p->king[side] >= 0 &&
+	       p->king[side ^ 1] >= 0 && !v->two_types && !vc_bb_holds(p, side ^ 1, v->bboutcap);
+}
+
 /* Is the side to move's royal piece attacked once m is played?  With
  * node < 0 and no twos every attack is looked for; otherwise only one
  * coming from behind trie node 'node' through a clear line (what leaving
@@ -1298,6 +1314,15 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 	}
 	if (wall_testable(p, m) && !no_check)
 		return wall_leaves_check(p, m, NULL, 0);
+	if (quiet_atomic(p, m)) {
+		/* nothing explodes: the squares after it are those before it
+		 * with 'from' emptied and 'to' filled, and an enemy royal piece
+		 * next to ours keeps it from being taken (vc_attacked) */
+		int k = m->from == p->king[side] ? m->to : p->king[side], ek = p->king[side ^ 1];
+		int fx = p->v->sqfile[k] - p->v->sqfile[ek], fy = p->v->sqrank[k] - p->v->sqrank[ek];
+		return !(fx >= -1 && fx <= 1 && fy >= -1 && fy <= 1) &&
+		       vc_bb_attacked_after(p, m->from, m->to, k, side ^ 1);
+	}
 	if (vc_pos_make(p, m) != 0)
 		return -1;
 	/* attacked, or gone (an explosion), the royal piece makes the move

@@ -481,6 +481,39 @@ VT_TEST(end_rules_edges)
 	}
 }
 
+/* Atomic's quiet moves are judged over the mirror (movegen.c's
+ * quiet_atomic): a royal piece next to the enemy's cannot be taken, a
+ * pinned piece stays pinned.  Every move's legality, with the mirror and
+ * without it, in positions made for those rules. */
+VT_TEST(atomic_quiet_moves)
+{
+	static const char *fen[] = {
+		"8/8/8/3k4/r2K4/8/7P/8 w - - 0 1",      /* kings side by side, a rook on the rank */
+		"4r2k/8/8/8/8/8/4B3/4K3 w - - 0 1",     /* a pinned bishop */
+		"4r3/8/8/8/8/8/4B3/3kK3 w - - 0 1",     /* the same beside the enemy king */
+		"8/8/8/8/1b6/8/3K4/q3k3 w - - 0 1",      /* the king steps to the enemy's side */
+		"rnb1kbnr/pppp1ppp/8/4p3/4P2q/5P2/PPPP2PP/RNBQKBNR w KQkq - 1 3",
+	};
+	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
+	vc_ctx_set_bitboards(plain, 0);
+	struct vc_variant *v = vc_variant_load(ctx, "atomic"), *g = vc_variant_load(plain, "atomic");
+	struct vc_position *p = v ? vc_position_new(v) : NULL, *q = g ? vc_position_new(g) : NULL;
+	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
+	VT_CHECK(p && q && ms && v->bbm && !g->bbm);
+	for (size_t i = 0; p && q && ms && i < sizeof fen / sizeof fen[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fen[i]) == VC_OK);
+		VT_CHECK(vc_position_set_fen(q, NULL, fen[i]) == VC_OK);
+		same_answers("atomic", p, q, ms);
+	}
+	free(ms);
+	vc_position_free(p);
+	vc_position_free(q);
+	vc_variant_free(v);
+	vc_variant_free(g);
+	vc_ctx_free(ctx);
+	vc_ctx_free(plain);
+}
+
 /* Two non-royal kings and a right to castle: the one on the start square
  * castles (vc_castler), whichever comes first in the piece list; with none
  * there, the one on the lowest square.  Both ways count alike. */
@@ -527,5 +560,6 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
 	VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
