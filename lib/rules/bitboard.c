@@ -1497,6 +1497,26 @@ void vc_bb_sync(struct vc_position *p)
 			vc_bb_flip(p, sq, p->board[sq]);
 }
 
+int vc_bb_has_capture(const struct vc_position *p)
+{
+	const struct vc_variant *v = p->v;
+	const struct vc_bb *b = v->bbm;
+	int us = p->side, them = us ^ 1;
+	if (!b || p->king[us] >= 0 || p->nep || v->has_complex || v->two_types ||
+	    (v->rules & (VC_R_SELF_CAPTURE | VC_R_KIRBY_DEATH)) || vc_bb_holds(p, us, v->bboutcap))
+		return -1;
+	uint64_t enemy = 0;
+	for (int t = 0; t < b->ntypes; t++) {
+		if (v->types[t].props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN))
+			return -1; /* a piece that cannot be taken, or another exception */
+		enemy |= p->bbt[them][t];
+	}
+	for (; enemy; enemy &= enemy - 1)
+		if (mirror_attacked(b, p->bbt[us], __builtin_ctzll(enemy), us, p->bbocc, ~0ULL))
+			return 1;
+	return 0;
+}
+
 int vc_bb_attacked(const struct vc_position *p, int sq, int by)
 {
 	return mirror_attacked(p->v->bbm, p->bbt[by], sq, by, p->bbocc, ~0ULL);

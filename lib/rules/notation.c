@@ -1632,7 +1632,7 @@ int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *
 	 * capture is possible */
 	if ((p->v->rules & VC_R_FORCED_CAPTURE) && !(out->flags & VC_MF_CAPTURE)) {
 		vc_move c;
-		if (vc_legal_capture(p, &c)) {
+		if (vc_bb_has_capture(p) != 0 && vc_legal_capture(p, &c)) {
 			char cs[64];
 			vc_move_san(p, &c, 0, cs, sizeof cs);
 			return fail(code, "move-illegal", msg, n,

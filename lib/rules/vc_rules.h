@@ -836,6 +836,12 @@ int vc_bb_has_legal(const struct vc_position *p);
 int vc_bb_count_board(const struct vc_position *p);
 /* 1 when the tables b serve perft (the variant's mechanics fit them) */
 int vc_bb_serves_perft(const struct vc_bb *b);
+/* Has the side to move, without a royal piece, a capture on the board?  1
+ * or 0 over the mirror (every capture of such a side is legal; the end
+ * rules are not asked, as vc_legal_capture asks them), -1 when the
+ * mirror cannot say (en passant, a piece it leaves out, pieces with
+ * exceptions, complex mechanics): vc_legal_capture then answers. */
+int vc_bb_has_capture(const struct vc_position *p);
 /* Over the mirror of p (p->v->bbm set): is sq attacked by side 'by'? */
 int vc_bb_attacked(const struct vc_position *p, int sq, int by);
 /* The same after a move from 'from' (-1: a drop) to 'to' set on the board

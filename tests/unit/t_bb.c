@@ -228,6 +228,14 @@ static int same_answers(const char *name, struct vc_position *p, struct vc_posit
 			   name, fen, lp, vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4));
 		bad = 1;
 	}
+	vc_move cm;
+	int hc = vc_bb_has_capture(p); /* where the game goes on */
+	if (!bad && hc >= 0 && !(v->has_end && vc_end_by_rule(q, NULL, NULL)) &&
+	    hc != (vc_legal_capture(q, &cm) != 0)) {
+		vc_position_fen(p, fen, sizeof fen);
+		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: a capture: the mirror says %d", name, fen, hc);
+		bad = 1;
+	}
 	if (!bad && vc_has_legal_move(p) != vc_has_legal_move(q)) {
 		vc_position_fen(p, fen, sizeof fen);
 		VT_FAIL_AT(__FILE__, __LINE__, "%s: %s: the mate test differs", name, fen);
