@@ -514,12 +514,14 @@ VT_TEST(atomic_quiet_moves)
 		same_answers("atomic", p, q, ms);
 	}
 	free(ms);
-	vc_position_free(p);
-	vc_position_free(q);
-	vc_variant_free(v);
-	vc_variant_free(g);
-	vc_ctx_free(ctx);
-	vc_ctx_free(plain);
+	struct vc_position *ps[] = { p, q };
+	struct vc_variant *vs[] = { v, g };
+	struct vc_ctx *cs[] = { ctx, plain };
+	for (int i = 0; i < 2; i++) {
+		vc_position_free(ps[i]);
+		vc_variant_free(vs[i]);
+		vc_ctx_free(cs[i]);
+	}
 }
 
 /* Two non-royal kings and a right to castle: the one on the start square
