@@ -156,8 +156,7 @@ static const unsigned char blank[256] = {
 /* The first '}', line end or NUL at or after q.  Brace comments are most
  * of the bytes of annotated archives, so they are scanned sixteen bytes at
  * a time with SSE2, else eight where the byte order allows; the window ends
- * in a NUL and SLACK
- * zero bytes, so the loads never leave it. */
+ * in a NUL and SLACK zero bytes, so the loads never leave it. */
 static const unsigned char *comment_stop(const unsigned char *q)
 {
 #if defined(__SSE2__)
@@ -1055,6 +1054,13 @@ static enum step tag_section(struct rd *s)
 
 /* ---- comments ---- */
 
+/* The game's records become MAYBE when the comment [t, e) may hold one. */
+static inline void note_records(struct rd *s, const unsigned char *t, const unsigned char *e)
+{
+	if (comment_records(t, e))
+		s->records = VC_RECORDS_MAYBE;
+}
+
 /* A ';' comment, s->p at the ';': its text runs to the end of the line. */
 static enum step semicolon_comment(struct rd *s)
 {
@@ -1065,8 +1071,7 @@ static enum step semicolon_comment(struct rd *s)
 	if (!(it = item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p)))
 		return GO_OOM;
 	it->flags |= VC_IF_SEMICOLON;
-	if (comment_records(p + 1, q))
-		s->records = VC_RECORDS_MAYBE;
+	note_records(s, p + 1, q);
 	s->p = q;
 	if (nul_byte(s, q)) {
 		err_at(s, "nul-byte", q, "NUL byte in input");
@@ -1091,8 +1096,7 @@ static enum step comment_unclosed(struct rd *s, const struct open_comment *c)
 	while (t > s->g0 + c->off && blank[t[-1]])
 		t--;
 	s->nitems++;
-	if (comment_records(s->g0 + c->off, t))
-		s->records = VC_RECORDS_MAYBE;
+	note_records(s, s->g0 + c->off, t);
 	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c->off, off(s, t) - c->off, c->line, c->col))
 		return GO_OOM;
 	err(s, "comment-unclosed", c->line, c->col, "comment opened here is never closed");
@@ -1181,8 +1185,7 @@ static enum step long_comment(struct rd *s, const unsigned char *q)
 			break;
 	}
 	s->nitems++;
-	if (comment_records(s->g0 + c.off, q))
-		s->records = VC_RECORDS_MAYBE;
+	note_records(s, s->g0 + c.off, q);
 	if (!vc_game_build_item(s->g, VC_IT_COMMENT, c.off, off(s, q) - c.off, c.line, c.col))
 		return GO_OOM;
 	s->p = q + 1;
@@ -1198,8 +1201,7 @@ static inline enum step brace_comment(struct rd *s)
 		return long_comment(s, q);
 	if (!item(s, VC_IT_COMMENT, p + 1, (size_t)(q - p - 1), p))
 		return GO_OOM;
-	if (comment_records(p + 1, q))
-		s->records = VC_RECORDS_MAYBE;
+	note_records(s, p + 1, q);
 	s->p = q + 1;
 	return GO_ON;
 }

@@ -92,10 +92,7 @@ int vc_attacked(const struct vc_position *p, int sq, int by)
 		 * attacker's own royal piece would blow it away, and a side
 		 * whose royal piece is gone has lost (nothing it attacks counts) */
 		int kb = p->king[by];
-		if (kb < 0)
-			return 0;
-		int dx = kb % v->files - sq % v->files, dy = kb / v->files - sq / v->files;
-		if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
+		if (kb < 0 || vc_next_to(v, kb, sq))
 			return 0;
 	}
 	/* the mirror, unless a piece it leaves out could attack */
@@ -216,7 +213,6 @@ static int two_steps(const struct vc_variant *v, int a, int b, int x, int y, int
 	return 0;
 }
 
-/* vc_gen_two, and with lo >= 0 only the moves onto the squares lo < hi */
 /* The number of steps (dx, dy) that go (fx, fy) from a square, 0 when none
  * does. */
 static inline int steps_to(int dx, int dy, int fx, int fy)
@@ -225,13 +221,7 @@ static inline int steps_to(int dx, int dy, int fx, int fy)
 	return k > 0 && k * dx == fx && k * dy == fy ? k : 0;
 }
 
-/* Are squares x and y neighbours (a king's step apart)? */
-static inline int next_to(const struct vc_variant *v, int x, int y)
-{
-	int dx = v->sqfile[x] - v->sqfile[y], dy = v->sqrank[x] - v->sqrank[y];
-	return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && x != y;
-}
-
+/* vc_gen_two, and with lo >= 0 only the moves onto the squares lo < hi */
 static int gen_two(const struct vc_position *p, int a, int side, int target, int lo, int hi,
 		   vc_move *out)
 {
@@ -287,7 +277,7 @@ static int gen_two(const struct vc_position *p, int a, int side, int target, int
 	static const int quarter[] = { 2, -2 }, eighth[] = { 2, -2, 1, -1 };
 	const int *turns = (pt->props & VC_P_DIAGSTANCE) ? eighth : quarter;
 	int nturns = (pt->props & VC_P_DIAGSTANCE) ? 4 : 2;
-	if (target >= 0 && !next_to(v, a, target) && !next_to(v, b, target))
+	if (target >= 0 && !vc_next_to(v, a, target) && !vc_next_to(v, b, target))
 		return 0; /* a turn lands next to the square it turns about */
 	for (int pv = 0; pv < 2; pv++) {
 		int piv = pv ? b : a, mov = pv ? a : b;

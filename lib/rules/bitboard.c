@@ -73,6 +73,7 @@ struct vc_bb {
 	int nocheck; /* no move may give check (racing kings) */
 	int moves; /* those of its moves on the board do (the mate test) */
 	uint64_t out, outcap; /* the types left out (vc_bb_outside) */
+	int exceptions; /* some type has properties besides royal and pawn (uncapturable...) */
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
@@ -628,6 +629,8 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
 	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
+	for (int t = 0; t < v->ntypes; t++)
+		b->exceptions |= (v->types[t].props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) != 0;
 	for (int s = 0; s < 2; s++)
 		b->region[s] = v->end.region_sq[s][0];
 	b->regtypes = v->end.region_types;
@@ -1502,15 +1505,12 @@ int vc_bb_has_capture(const struct vc_position *p)
 	const struct vc_variant *v = p->v;
 	const struct vc_bb *b = v->bbm;
 	int us = p->side, them = us ^ 1;
-	if (!b || p->king[us] >= 0 || p->nep || v->has_complex || v->two_types ||
+	if (!b || b->exceptions || p->king[us] >= 0 || p->nep || v->has_complex || v->two_types ||
 	    (v->rules & (VC_R_SELF_CAPTURE | VC_R_KIRBY_DEATH)) || vc_bb_holds(p, us, v->bboutcap))
 		return -1;
 	uint64_t enemy = 0;
-	for (int t = 0; t < b->ntypes; t++) {
-		if (v->types[t].props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN))
-			return -1; /* a piece that cannot be taken, or another exception */
+	for (int t = 0; t < b->ntypes; t++)
 		enemy |= p->bbt[them][t];
-	}
 	for (; enemy; enemy &= enemy - 1)
 		if (mirror_attacked(b, p->bbt[us], __builtin_ctzll(enemy), us, p->bbocc, ~0ULL))
 			return 1;

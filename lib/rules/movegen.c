@@ -1029,22 +1029,19 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	int side = p->side, them = side ^ 1, k = p->king[side];
 	if (k < 0)
 		return 0;
-	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap)) {
-		/* over the mirror: after a plain move, the mover's attack and the
-		 * lines through the square it left; else the whole test */
-		if (!v->test_all && !vc_swapped_last(p) &&
+	/* a move after which the mover is the only piece that moved */
+	int plain = !v->test_all && !vc_swapped_last(p) &&
 		    !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE |
 				  VC_MF_XPROMO)) &&
-		    m->to >= 0 && p->board[m->to] && vc_code_color(p->board[m->to]) == them)
-			return vc_bb_check_after(p, m->from == m->to ? -1 : m->from, m->to, k, them);
-		return vc_attacked(p, k, them);
-	}
+		    m->to >= 0 && p->board[m->to];
+	if (v->bbm && !vc_bb_holds(p, them, v->bboutcap)) /* over the mirror */
+		return plain && vc_code_color(p->board[m->to]) == them
+			       ? vc_bb_check_after(p, m->from == m->to ? -1 : m->from, m->to, k, them)
+			       : vc_attacked(p, k, them);
 	if ((m->flags & VC_MF_WALL) && !v->test_all && !vc_swapped_last(p) && v->pins[side] &&
 	    !(m->flags & (VC_MF_TWOCAP | VC_MF_GATE)) && !took_two(p))
 		return wall_check_after(p, m);
-	if (v->test_all || vc_swapped_last(p) ||
-	    (m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_NULL | VC_MF_WALL | VC_MF_GATE | VC_MF_XPROMO)) ||
-	    m->to < 0 || !p->board[m->to] || (v->two_types && took_two(p)))
+	if (!plain || (v->two_types && took_two(p)))
 		return vc_attacked(p, k, them);
 	/* the tries' part below, the two-square pieces' here */
 	if (v->two_types && two_near(p, them, k) && vc_two_attacked(p, k, them))
@@ -1113,14 +1110,20 @@ int vc_move_may_expose(const struct vc_position *p, const vc_move *m, int in_che
  * mover's own pieces only block.  Two-square pieces may stand on the board
  * (the full test walks their moves on it as set) while neither the mover
  * nor its victim is one and no promotion changes what stands on 'to'. */
-static inline int plain_move(const struct vc_position *p, const vc_move *m)
+static inline int squares_only(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
-	return !v->complex_always && !(v->rules & VC_R_KIRBY_DEATH) &&
+	return !(v->rules & VC_R_KIRBY_DEATH) &&
 	       !(m->flags & (VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL | VC_MF_XPROMO |
 			     VC_MF_MORPH | VC_MF_TWOCAP)) &&
 	       m->to >= 0 &&
 	       !(v->two_types && (m->promo || (p->sqf[m->to] & VC_SQF_LINKMASK)));
+}
+
+/* The same where no mechanic of the variant's tests every move. */
+static inline int plain_move(const struct vc_position *p, const vc_move *m)
+{
+	return !p->v->complex_always && squares_only(p, m);
 }
 
 static inline int board_testable(const struct vc_position *p, const vc_move *m)
@@ -1139,20 +1142,18 @@ static inline int swap_testable(const struct vc_position *p, const vc_move *m)
 	       !vc_bb_holds(p, p->side ^ 1, v->bboutcap);
 }
 
-/* An explosion variant's move that takes nothing (atomic), with both royal
- * pieces on the board and the mirror able to say what the enemy attacks,
- * and no other mechanic that changes squares or what a check is. */
+/* An explosion variant's move that takes nothing (atomic) and changes only
+ * its two squares (squares_only, no swap), with both royal pieces on the
+ * board and the mirror able to say what the enemy attacks, under no other
+ * rule about checks or facing royal pieces. */
 static inline int quiet_atomic(const struct vc_position *p, const vc_move *m)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side;
 	return (v->rules & VC_R_EXPLOSION) && v->bbm &&
-	       !(v->rules & (VC_R_SWAP_HALVES | VC_R_XPROMO | VC_R_PRISON | VC_R_KIRBY_DEATH |
-			     VC_R_NO_CHECK | VC_R_NO_FACING | VC_R_BIKJANG)) &&
-	       !(m->flags & (VC_MF_CAPTURE | VC_MF_EP | VC_MF_CASTLE | VC_MF_WALL | VC_MF_NULL |
-			     VC_MF_XPROMO | VC_MF_MORPH | VC_MF_TWOCAP | VC_MF_GATE | VC_MF_DROP)) &&
-	       m->from >= 0 && m->to >= 0 && !p->board[m->to] && p->king[side] >= 0 &&
-	       p->king[side ^ 1] >= 0 && !v->two_types && !vc_bb_holds(p, side ^ 1, v->bboutcap);
+	       !(v->rules & (VC_R_NO_CHECK | VC_R_NO_FACING | VC_R_BIKJANG)) && !vc_swap_ply(p) &&
+	       squares_only(p, m) && !(m->flags & VC_MF_CAPTURE) && !p->board[m->to] &&
+	       p->king[side] >= 0 && p->king[side ^ 1] >= 0 && !vc_bb_holds(p, side ^ 1, v->bboutcap);
 }
 
 /* Is the side to move's royal piece attacked once m is played?  With
@@ -1318,9 +1319,8 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 		/* nothing explodes: the squares after it are those before it
 		 * with 'from' emptied and 'to' filled, and an enemy royal piece
 		 * next to ours keeps it from being taken (vc_attacked) */
-		int k = m->from == p->king[side] ? m->to : p->king[side], ek = p->king[side ^ 1];
-		int fx = p->v->sqfile[k] - p->v->sqfile[ek], fy = p->v->sqrank[k] - p->v->sqrank[ek];
-		return !(fx >= -1 && fx <= 1 && fy >= -1 && fy <= 1) &&
+		int k = m->from == p->king[side] ? m->to : p->king[side];
+		return !vc_next_to(v, k, p->king[side ^ 1]) &&
 		       vc_bb_attacked_after(p, m->from, m->to, k, side ^ 1);
 	}
 	if (vc_pos_make(p, m) != 0)

@@ -691,6 +691,13 @@ static inline int vc_two_near(const struct vc_variant *v, int a, int b, int sq, 
 	return 0;
 }
 
+/* Are squares x and y within a king's step of each other (or the same)? */
+static inline int vc_next_to(const struct vc_variant *v, int x, int y)
+{
+	int dx = v->sqfile[x] - v->sqfile[y], dy = v->sqrank[x] - v->sqrank[y];
+	return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
+}
+
 /* The start square of side's piece that castles (the variant's, turned
  * about for Black), -1 when the variant names none. */
 static inline int vc_castle_home(const struct vc_variant *v, int side)

@@ -19,7 +19,8 @@ REV=${1:-HEAD~1}
 REPS=${BENCH_REPS:-5}
 CORPORA=${CORPORA:-corpora/real}
 case $CORPORA in /*) ;; *) CORPORA="$ROOT/$CORPORA" ;; esac
-FLAGS='-O3 -march=native -DNDEBUG -flto=auto'
+# the flags of make bench's build, read from the Makefile of this tree
+FLAGS=$(sed -n 's/^BENCH_CFLAGS ?= //p' "$ROOT/Makefile")
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-compare.XXXXXX") || exit 0
 cleanup() {
