@@ -27,6 +27,10 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/vchess-fsfperft.XXXXXX") || exit 0
 trap 'rm -rf "$TMP"' EXIT
 table=$(sed -n '/^table="$/,/^"$/p' "$ROOT/tests/scripts/fsf-diff.sh" | grep -v '"')
+# FSF_PERFT_ONLY=REGEX: only the variants whose vchess name matches (a rerun of the slow ones)
+if [ -n "${FSF_PERFT_ONLY:-}" ]; then
+	table=$(awk -v re="^(${FSF_PERFT_ONLY})\$" '$1 ~ re' <<<"$table")
+fi
 
 RUNS=${FSF_PERFT_RUNS:-1}
 NODES=${FSF_PERFT_NODES:-10000000}
