@@ -30,6 +30,62 @@
 
 #include "rules/vc_rules.h"
 
+/* A square set: 64 bits, or 128 where bitboard_wide.c compiles this file
+ * again for boards of 65 to 128 squares (perft and the mate test only: no
+ * mirror is kept on such boards).  That build's struct and entry points
+ * are named vc_bbw. */
+#ifdef VC_BB_WIDE
+typedef unsigned __int128 bbs;
+#define BB_NSQ 128
+#define vc_bb vc_bbw
+#define vc_bb_build vc_bbw_build
+#define vc_bb_free vc_bbw_free
+#define vc_bb_perft vc_bbw_perft
+#define vc_bb_has_legal vc_bbw_has_legal
+#define vc_bb_count_board vc_bbw_count_board
+#define vc_bb_serves_perft vc_bbw_serves_perft
+static inline int bb_ctz(bbs x)
+{
+	uint64_t lo = (uint64_t)x;
+	return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+/* the highest square of x (not empty) */
+static inline int bb_msb(bbs x)
+{
+	uint64_t hi = (uint64_t)(x >> 64);
+	return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
+}
+static inline int bb_pop(bbs x)
+{
+	return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+/* the set of the squares in w[] (VC_SQWORDS words) */
+static inline bbs bb_words(const uint64_t *w)
+{
+	return (bbs)w[0] | (bbs)w[1] << 64;
+}
+#else
+typedef uint64_t bbs;
+#define BB_NSQ 64
+static inline int bb_ctz(bbs x)
+{
+	return __builtin_ctzll(x);
+}
+static inline int bb_msb(bbs x)
+{
+	return 63 - __builtin_clzll(x);
+}
+static inline int bb_pop(bbs x)
+{
+	return __builtin_popcountll(x);
+}
+static inline bbs bb_words(const uint64_t *w)
+{
+	return w[0];
+}
+#endif
+#define BB_ALL (~(bbs)0)
+
 #define BB_MAXT VC_BB_MAXT /* piece types */
 #define BB_MAXD 16 /* ride directions (with their opposites) */
 #define BB_MAXSP 8 /* squares of a short path */
@@ -40,15 +96,15 @@
 #define BM_DOUBLE 4
 #define BM_CASTLE 8
 
-static inline uint64_t bit(int sq)
+static inline bbs bit(int sq)
 {
-	return 1ULL << sq;
+	return (bbs)1 << sq;
 }
 
 /* a destination of a path that only moves: the squares that must be
  * empty for it (its own and those before it on the path) */
 struct bb_step {
-	uint64_t need;
+	bbs need;
 	uint8_t to, first, dbl; /* first: only with the first-move right; dbl: a step
 				   of several squares that leaves en-passant targets */
 };
@@ -63,7 +119,7 @@ struct bb_shape {
 /* a short path read backwards: the origin it starts from, its type, the
  * squares that must be empty (vc_bb_reach) */
 struct bb_back {
-	uint64_t need;
+	bbs need;
 	uint8_t from, type;
 };
 
@@ -77,8 +133,8 @@ struct vc_bb {
 	int8_t dx[BB_MAXD], dy[BB_MAXD];
 	uint8_t up[BB_MAXD];  /* 1: the direction goes to higher square numbers */
 	uint8_t opp[BB_MAXD]; /* the opposite direction */
-	uint64_t ray[BB_MAXD][64];
-	uint16_t dirto[64][64]; /* the directions whose ray from a square holds another */
+	bbs ray[BB_MAXD][BB_NSQ];
+	uint16_t dirto[BB_NSQ][BB_NSQ]; /* the directions whose ray from a square holds another */
 	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
 	uint16_t rqb[2][BB_MAXT], rcb[2][BB_MAXT]; /* the same turned about */
@@ -90,21 +146,21 @@ struct vc_bb {
 	/* each group's directions turned about (an attack on sq comes from
 	 * there), and the squares of their rays from each square */
 	uint16_t gback[2][BB_MAXD];
-	uint64_t gline[2][BB_MAXD][64];
+	bbs gline[2][BB_MAXD][BB_NSQ];
 	/* some origin of the type has short paths, takes en passant */
 	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT];
 	uint32_t leapcap[2]; /* types that take by a leap */
-	uint64_t lq[2][BB_MAXT][64], lc[2][BB_MAXT][64], lep[2][BB_MAXT][64];
-	uint64_t inv[2][BB_MAXT][64]; /* origins of the type's leaps that take on sq */
-	uint64_t invq[2][BB_MAXT][64]; /* origins of the type's leaps that move to sq */
-	uint32_t boff[2][64 + 1];      /* the short paths ending on each square, in back */
+	bbs lq[2][BB_MAXT][BB_NSQ], lc[2][BB_MAXT][BB_NSQ], lep[2][BB_MAXT][BB_NSQ];
+	bbs inv[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that take on sq */
+	bbs invq[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that move to sq */
+	uint32_t boff[2][BB_NSQ + 1];      /* the short paths ending on each square, in back */
 	struct bb_back *back;
-	uint32_t *soff[2][BB_MAXT];   /* [64 + 1] the steps of each origin in sp */
+	uint32_t *soff[2][BB_MAXT];   /* [BB_NSQ + 1] the steps of each origin in sp */
 	struct bb_step *sp;
 	int nsp, capsp;
 	/* promotion: the zones */
-	uint64_t pzone[2][BB_MAXT], azone[2][BB_MAXT];
-	uint64_t special[2][BB_MAXT]; /* destinations where a move may promote */
+	bbs pzone[2][BB_MAXT], azone[2][BB_MAXT];
+	bbs special[2][BB_MAXT]; /* destinations where a move may promote */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
 	/* types whose leaps go by few square differences (a pawn's step and
@@ -114,26 +170,27 @@ struct vc_bb {
 	 * for the short paths, by their shape (shp, shsrc); shset: they fit. */
 	uint8_t setw[2][BB_MAXT], nsv[2][BB_MAXT][2];
 	int8_t sdelta[2][BB_MAXT][2][BB_SETV];
-	uint64_t ssrc[2][BB_MAXT][2][BB_SETV];
+	bbs ssrc[2][BB_MAXT][2][BB_SETV];
 	uint8_t shset[2][BB_MAXT], nshp[2][BB_MAXT];
 	struct bb_shape shp[2][BB_MAXT][BB_SETV];
-	uint64_t shsrc[2][BB_MAXT][BB_SETV];
+	bbs shsrc[2][BB_MAXT][BB_SETV];
 	/* the end rules' region (end: region), each side's squares and the
 	 * types that count there */
-	uint64_t region[2], regtypes;
+	bbs region[2];
+	uint64_t regtypes;
 };
 
 /* a position */
 struct bpos {
-	uint64_t pc[2][BB_MAXT];
-	uint64_t occ[2];
-	uint64_t first; /* pieces holding their first-move right */
-	uint64_t ep;    /* en-passant targets */
+	bbs pc[2][BB_MAXT];
+	bbs occ[2];
+	bbs first; /* pieces holding their first-move right */
+	bbs ep;    /* en-passant targets */
 	int8_t epvictim, side;
 	int8_t king[2];
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
 	uint8_t checks[2];              /* checks given (end: checks) */
-	uint8_t board[64];              /* type + 1, 0 empty */
+	uint8_t board[BB_NSQ];              /* type + 1, 0 empty */
 };
 
 struct bmove {
@@ -244,7 +301,7 @@ static int add_short(struct vc_bb *b, int modes, const int16_t *s, int len)
 	if (len > BB_MAXSP || (modes & (VC_MODE_CAPTURE | VC_MODE_EPTAKE)) ||
 	    !(modes & VC_MODE_MOVE))
 		return -1;
-	uint64_t need = 0;
+	bbs need = 0;
 	for (int j = 0; j < len; j++) {
 		if (s[j] & VC_PS_SELF)
 			return -1;
@@ -275,7 +332,7 @@ static int add_short(struct vc_bb *b, int modes, const int16_t *s, int len)
 static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int t, int o)
 {
 	uint32_t covered = 0;
-	uint64_t other = 0, shortdest = 0;
+	bbs other = 0, shortdest = 0;
 	b->soff[s][t][o] = (uint32_t)b->nsp;
 	int32_t off = v->pathoff[s][t][o];
 	const int16_t *q = off ? v->paths + off : NULL;
@@ -317,7 +374,7 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 			return -1;
 		for (int j = 0; j < len; j++)
 			if (!(sq[j] & VC_PS_TRANSIT)) {
-				uint64_t m = bit(sq[j] & VC_PS_SQMASK);
+				bbs m = bit(sq[j] & VC_PS_SQMASK);
 				if ((shortdest | other) & m)
 					return -1;
 				shortdest |= m;
@@ -354,7 +411,7 @@ static int type_outside(const struct vc_variant *v, int t)
  * mirror would never serve), and no two-square piece fits. */
 static int pieces_fit(struct vc_bb *b, const struct vc_variant *v)
 {
-	if (v->nsq > 64 || v->ntypes > BB_MAXT || v->two_types)
+	if (v->nsq > BB_NSQ || v->ntypes > BB_MAXT || v->two_types)
 		return -1;
 	for (int t = 0; t < v->ntypes; t++) {
 		const struct vc_ptype *pt = &v->types[t];
@@ -369,10 +426,12 @@ static int pieces_fit(struct vc_bb *b, const struct vc_variant *v)
 	return 0;
 }
 
+#ifndef VC_BB_WIDE
 uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
 {
 	return b ? (capture ? b->outcap : b->out) : 0;
 }
+#endif
 
 /* The end rules perft over bitboards reads (bb_over): those that look at
  * the board and the checks given, not the passes (perft makes none). */
@@ -440,7 +499,7 @@ static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 		for (int s = 0; s < 2; s++) {
 			b->special[s][t] = 0;
 			if (pt->promo_choices && pt->promo_ranks)
-				b->special[s][t] |= pt->promo_from_zone ? ~0ULL : b->pzone[s][t];
+				b->special[s][t] |= pt->promo_from_zone ? BB_ALL : b->pzone[s][t];
 			if (pt->auto_to >= 0)
 				b->special[s][t] |= b->azone[s][t];
 		}
@@ -453,8 +512,8 @@ static void attack_tables(struct vc_bb *b)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++) {
 			for (int o = 0; o < b->nsq; o++)
-				for (uint64_t m = b->lc[s][t][o]; m; m &= m - 1) {
-					b->inv[s][t][__builtin_ctzll(m)] |= bit(o);
+				for (bbs m = b->lc[s][t][o]; m; m &= m - 1) {
+					b->inv[s][t][bb_ctz(m)] |= bit(o);
 					b->leapcap[s] |= 1u << t;
 				}
 			for (int d = 0; d < b->ndir; d++) {
@@ -476,8 +535,8 @@ static void attack_tables(struct vc_bb *b)
 		}
 	for (int d = 0; d < b->ndir; d++)
 		for (int o = 0; o < b->nsq; o++)
-			for (uint64_t m = b->ray[d][o]; m; m &= m - 1)
-				b->dirto[o][__builtin_ctzll(m)] |= (uint16_t)(1u << d);
+			for (bbs m = b->ray[d][o]; m; m &= m - 1)
+				b->dirto[o][bb_ctz(m)] |= (uint16_t)(1u << d);
 	for (int s = 0; s < 2; s++)
 		for (int d = 0; d < b->ndir; d++) {
 			int i = 0;
@@ -499,12 +558,12 @@ static void attack_tables(struct vc_bb *b)
  * 1 when there are at most BB_SETV differences, else 0.  A piece leaps
  * from o to o + d exactly when o is in the difference d's origins, so
  * shifting the pieces on those origins by d finds every leap once. */
-static int set_vectors(struct vc_bb *b, int s, int t, int k, const uint64_t *tab)
+static int set_vectors(struct vc_bb *b, int s, int t, int k, const bbs *tab)
 {
 	int n = 0;
 	for (int o = 0; o < b->nsq; o++)
-		for (uint64_t m = tab[o]; m; m &= m - 1) {
-			int d = __builtin_ctzll(m) - o, i = 0;
+		for (bbs m = tab[o]; m; m &= m - 1) {
+			int d = bb_ctz(m) - o, i = 0;
 			while (i < n && b->sdelta[s][t][k][i] != d)
 				i++;
 			if (i == BB_SETV)
@@ -532,8 +591,8 @@ static int set_shapes(struct vc_bb *b, int s, int t)
 			h.to = (int8_t)(p->to - o);
 			h.first = p->first;
 			h.dbl = p->dbl;
-			for (uint64_t m = p->need; m; m &= m - 1)
-				h.need[h.nneed++] = (int8_t)(__builtin_ctzll(m) - o);
+			for (bbs m = p->need; m; m &= m - 1)
+				h.need[h.nneed++] = (int8_t)(bb_ctz(m) - o);
 			int i = 0;
 			while (i < n && memcmp(&b->shp[s][t][i], &h, sizeof h))
 				i++;
@@ -569,8 +628,8 @@ static int back_tables(struct vc_bb *b)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++)
 			for (int o = 0; o < b->nsq; o++)
-				for (uint64_t m = b->lq[s][t][o]; m; m &= m - 1)
-					b->invq[s][t][__builtin_ctzll(m)] |= bit(o);
+				for (bbs m = b->lq[s][t][o]; m; m &= m - 1)
+					b->invq[s][t][bb_ctz(m)] |= bit(o);
 	size_t n = 0;
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++)
@@ -591,7 +650,7 @@ static int back_tables(struct vc_bb *b)
 								(uint8_t)t
 							};
 		}
-		for (int to = b->nsq; to <= 64; to++)
+		for (int to = b->nsq; to <= BB_NSQ; to++)
 			b->boff[s][to] = (uint32_t)n;
 	}
 	return 0;
@@ -611,14 +670,14 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		goto no;
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < v->ntypes; t++) {
-			b->soff[s][t] = calloc(65, sizeof(uint32_t));
+			b->soff[s][t] = calloc(BB_NSQ + 1, sizeof(uint32_t));
 			if (!b->soff[s][t])
 				goto no;
 			int out = b->out >> t & 1; /* no paths in the tables */
 			for (int o = 0; o < v->nsq && !out; o++)
 				if (origin_tables(b, v, s, t, o))
 					goto no;
-			for (int o = out ? 0 : v->nsq; o <= 64; o++)
+			for (int o = out ? 0 : v->nsq; o <= BB_NSQ; o++)
 				b->soff[s][t][o] = (uint32_t)b->nsp;
 		}
 	promo_tables(b, v);
@@ -632,9 +691,13 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	for (int t = 0; t < v->ntypes; t++)
 		b->exceptions |= (v->types[t].props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) != 0;
 	for (int s = 0; s < 2; s++)
-		b->region[s] = v->end.region_sq[s][0];
+		b->region[s] = bb_words(v->end.region_sq[s]);
 	b->regtypes = v->end.region_types;
 	b->moves = !b->out && mechanics_fit(v, 1);
+#ifdef VC_BB_WIDE
+	if (!b->perft && !b->moves)
+		goto no; /* no mirror on such boards: the tables would serve nothing */
+#endif
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
 		int mk = vc_sq(v->files, c->king_to % v->files,
@@ -655,13 +718,13 @@ no:
 /* ---- attacks ---- */
 
 /* the first piece of occ along direction d's ray r (not empty) */
-static inline int first_on(const struct vc_bb *b, int d, uint64_t r)
+static inline int first_on(const struct vc_bb *b, int d, bbs r)
 {
-	return b->up[d] ? __builtin_ctzll(r) : 63 - __builtin_clzll(r);
+	return b->up[d] ? bb_ctz(r) : bb_msb(r);
 }
 
 /* Is sq attacked by side 'by', the board's pieces being occ? */
-static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, uint64_t occ)
+static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, bbs occ)
 {
 	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
@@ -670,7 +733,7 @@ static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by,
 	}
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t r = b->ray[od][sq] & occ;
+		bbs r = b->ray[od][sq] & occ;
 		if (!r)
 			continue;
 		int s = first_on(b, od, r);
@@ -735,11 +798,11 @@ static void make_castle(const struct vc_bb *b, const struct vc_variant *v, struc
 }
 
 /* the squares a step of several squares crosses, as position.c leaves them */
-static uint64_t ep_targets(const struct vc_variant *v, int from, int to)
+static bbs ep_targets(const struct vc_variant *v, int from, int to)
 {
 	int ff = from % v->files, fr = from / v->files, tf = to % v->files, tr = to / v->files;
 	int dx = (tf > ff) - (tf < ff), dy = (tr > fr) - (tr < fr), n = 0;
-	uint64_t e = 0;
+	bbs e = 0;
 	for (int f = ff + dx, r = fr + dy; (f != tf || r != tr) && n < VC_MAXEP;
 	     f += dx, r += dy, n++)
 		e |= bit(vc_sq(v->files, f, r));
@@ -796,12 +859,12 @@ struct gen {
 	struct bmove *out;
 	int n, us, them;
 	int count; /* 1: plain moves are counted, not written (perft's last ply) */
-	uint64_t occ;
-	uint64_t grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
+	bbs occ;
+	bbs grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
 };
 
 /* attacked() with the enemy's riders known */
-static int attacked_g(const struct gen *g, int sq, uint64_t occ)
+static int attacked_g(const struct gen *g, int sq, bbs occ)
 {
 	const struct vc_bb *b = g->b;
 	int by = g->them;
@@ -812,7 +875,7 @@ static int attacked_g(const struct gen *g, int sq, uint64_t occ)
 	}
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t ray = b->ray[od][sq];
+		bbs ray = b->ray[od][sq];
 		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !(ray & occ))
 			continue;
 		if (g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, ray & occ)))
@@ -852,7 +915,7 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 	     (pt->promo_from_zone && (b->pzone[us][t] & bit(from))))) {
 		for (uint64_t ch = pt->promo_choices; ch; ch &= ch - 1) {
 			int c = __builtin_ctzll(ch), lim = g->v->types[c].promo_limit;
-			if (!lim || __builtin_popcountll(g->x->pc[us][c]) < lim)
+			if (!lim || bb_pop(g->x->pc[us][c]) < lim)
 				push(g, from, to, c + 1, flags);
 		}
 		if (!pt->promo_mandatory &&
@@ -867,46 +930,46 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 	push(g, from, to, 0, flags);
 }
 
-static inline void add_set(struct gen *g, int from, uint64_t set, int t, int flags)
+static inline void add_set(struct gen *g, int from, bbs set, int t, int flags)
 {
-	uint64_t sp = g->b->special[g->us][t], plain = set & ~sp;
+	bbs sp = g->b->special[g->us][t], plain = set & ~sp;
 	if (g->count)
-		g->n += __builtin_popcountll(plain);
+		g->n += bb_pop(plain);
 	else
 		for (; plain; plain &= plain - 1)
-			push(g, from, __builtin_ctzll(plain), 0, flags);
+			push(g, from, bb_ctz(plain), 0, flags);
 	for (set &= sp; set; set &= set - 1)
-		add_promo(g, from, __builtin_ctzll(set), t, flags);
+		add_promo(g, from, bb_ctz(set), t, flags);
 }
 
 /* the squares the rides (directions dirs) of a piece on from reach: a
  * direction and its opposite (added as 2k and 2k + 1) at once, as one line,
  * by the obstruction difference (the lowest piece above from, less the
  * highest one below it, masked by the line); a direction alone by a scan */
-static inline uint64_t ride_reach(const struct vc_bb *b, int from, uint32_t dirs, uint64_t occ)
+static inline bbs ride_reach(const struct vc_bb *b, int from, uint32_t dirs, bbs occ)
 {
-	uint64_t a = 0;
+	bbs a = 0;
 	uint32_t pairs = dirs & (dirs >> 1) & 0x5555u;
 	for (uint32_t m = pairs; m; m &= m - 1) {
 		int d = __builtin_ctz(m), u = d + !b->up[d], l = u ^ 1;
-		uint64_t up = b->ray[u][from], down = b->ray[l][from];
-		uint64_t hi = up & occ, lo = down & occ;
-		uint64_t below = ~0ULL << (63 - __builtin_clzll(lo | 1));
+		bbs up = b->ray[u][from], down = b->ray[l][from];
+		bbs hi = up & occ, lo = down & occ;
+		bbs below = BB_ALL << bb_msb(lo | 1);
 		a |= (up | down) & (2 * (hi & (0 - hi)) + below);
 	}
 	for (dirs &= ~(pairs | pairs << 1); dirs; dirs &= dirs - 1) {
 		int d = __builtin_ctz(dirs);
-		uint64_t r = b->ray[d][from], bl = r & occ;
+		bbs r = b->ray[d][from], bl = r & occ;
 		/* with no piece on the ray, the scan stops on square 63 (up) or 0
 		 * (down), whose ray that way is empty */
-		int s = b->up[d] ? __builtin_ctzll(bl | bit(63)) : 63 - __builtin_clzll(bl | 1);
+		int s = b->up[d] ? bb_ctz(bl | bit(BB_NSQ - 1)) : bb_msb(bl | 1);
 		a |= r & ~b->ray[d][s];
 	}
 	return a;
 }
 
 /* The short paths of the piece of type t on from, destinations in mask. */
-static void gen_short(struct gen *g, int from, int t, uint64_t mask)
+static void gen_short(struct gen *g, int from, int t, bbs mask)
 {
 	const struct vc_bb *b = g->b;
 	uint32_t lo = b->soff[g->us][t][from], hi = b->soff[g->us][t][from + 1];
@@ -926,12 +989,12 @@ static void gen_short(struct gen *g, int from, int t, uint64_t mask)
 static void gen_ep(struct gen *g, int from, int t)
 {
 	const struct bpos *x = g->x;
-	uint64_t e = g->b->lep[g->us][t][from] & x->ep & ~g->occ;
+	bbs e = g->b->lep[g->us][t][from] & x->ep & ~g->occ;
 	if (!e || x->epvictim < 0 || !(x->occ[g->them] & bit(x->epvictim)))
 		return;
 	for (; e; e &= e - 1) {
 		int lo = g->n;
-		add_promo(g, from, __builtin_ctzll(e), t, BM_CAP | BM_EP);
+		add_promo(g, from, bb_ctz(e), t, BM_CAP | BM_EP);
 		for (int k = lo; k < g->n; k++)
 			if (leaves_check(g, &g->out[k]))
 				g->out[k--] = g->out[--g->n];
@@ -941,20 +1004,20 @@ static void gen_ep(struct gen *g, int from, int t)
 /* Perft's last ply: the leaps of fr, pieces of set-wise type t (none of
  * them pinned), destinations in mask, counted for all of them at once by
  * shifts; a promotion's moves are added one by one. */
-static void count_set(struct gen *g, int t, uint64_t fr, uint64_t mask)
+static void count_set(struct gen *g, int t, bbs fr, bbs mask)
 {
 	const struct vc_bb *b = g->b;
 	int us = g->us;
-	uint64_t sp = b->special[us][t];
+	bbs sp = b->special[us][t];
 	for (int k = 0; k < 2; k++) {
-		uint64_t target = (k ? g->x->occ[g->them] : ~g->occ) & mask;
+		bbs target = (k ? g->x->occ[g->them] : ~g->occ) & mask;
 		for (int i = 0; i < b->nsv[us][t][k]; i++) {
 			int d = b->sdelta[us][t][k][i];
-			uint64_t o = fr & b->ssrc[us][t][k][i];
-			uint64_t to = (d >= 0 ? o << d : o >> -d) & target;
-			g->n += __builtin_popcountll(to & ~sp);
+			bbs o = fr & b->ssrc[us][t][k][i];
+			bbs to = (d >= 0 ? o << d : o >> -d) & target;
+			g->n += bb_pop(to & ~sp);
 			for (to &= sp; to; to &= to - 1) {
-				int sq = __builtin_ctzll(to);
+				int sq = bb_ctz(to);
 				add_promo(g, sq - d, sq, t, k ? BM_CAP : 0);
 			}
 		}
@@ -963,22 +1026,22 @@ static void count_set(struct gen *g, int t, uint64_t fr, uint64_t mask)
 
 /* The same for the short paths of fr, by shape: a shape's origins whose
  * squares on the way are empty (each taken back to its origin by a shift). */
-static void count_shapes(struct gen *g, int t, uint64_t fr, uint64_t mask)
+static void count_shapes(struct gen *g, int t, bbs fr, bbs mask)
 {
 	const struct vc_bb *b = g->b;
 	int us = g->us;
-	uint64_t sp = b->special[us][t], occ = g->occ;
+	bbs sp = b->special[us][t], occ = g->occ;
 	for (int i = 0; i < b->nshp[us][t]; i++) {
 		const struct bb_shape *h = &b->shp[us][t][i];
-		uint64_t o = fr & b->shsrc[us][t][i];
+		bbs o = fr & b->shsrc[us][t][i];
 		if (h->first)
 			o &= g->x->first;
 		for (int j = 0; j < h->nneed && o; j++)
 			o &= ~(h->need[j] >= 0 ? occ >> h->need[j] : occ << -h->need[j]);
-		uint64_t to = (h->to >= 0 ? o << h->to : o >> -h->to) & mask;
-		g->n += __builtin_popcountll(to & ~sp);
+		bbs to = (h->to >= 0 ? o << h->to : o >> -h->to) & mask;
+		g->n += bb_pop(to & ~sp);
 		for (to &= sp; to; to &= to - 1) {
-			int sq = __builtin_ctzll(to);
+			int sq = bb_ctz(to);
 			add_promo(g, sq - h->to, sq, t, h->dbl ? BM_DOUBLE : 0);
 		}
 	}
@@ -986,33 +1049,33 @@ static void count_shapes(struct gen *g, int t, uint64_t fr, uint64_t mask)
 
 /* The moves of the side's pieces of type t, their destinations in mask
  * (a pinned piece's also on its line). */
-static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const uint64_t *line)
+static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line)
 {
 	const struct vc_bb *b = g->b;
 	int us = g->us;
-	const uint64_t *lq = b->lq[us][t], *lc = b->lc[us][t];
+	const bbs *lq = b->lq[us][t], *lc = b->lc[us][t];
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
-	uint64_t sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
-	uint64_t each = g->x->pc[us][t];
+	bbs sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
+	bbs each = g->x->pc[us][t];
 	if (g->count && b->setw[us][t]) { /* the pinned ones below */
-		uint64_t fr = each & ~pinned;
+		bbs fr = each & ~pinned;
 		count_set(g, t, fr, mask);
 		if (b->shset[us][t])
 			count_shapes(g, t, fr, mask);
 		else
-			for (uint64_t m = fr; b->hasshort[us][t] && m; m &= m - 1)
-				gen_short(g, __builtin_ctzll(m), t, mask);
-		for (uint64_t m = b->haslep[us][t] && g->x->ep ? fr : 0; m; m &= m - 1)
-			if (b->lep[us][t][__builtin_ctzll(m)])
-				gen_ep(g, __builtin_ctzll(m), t);
+			for (bbs m = fr; b->hasshort[us][t] && m; m &= m - 1)
+				gen_short(g, bb_ctz(m), t, mask);
+		for (bbs m = b->haslep[us][t] && g->x->ep ? fr : 0; m; m &= m - 1)
+			if (b->lep[us][t][bb_ctz(m)])
+				gen_ep(g, bb_ctz(m), t);
 		each &= pinned;
 	}
-	for (uint64_t m = each; m; m &= m - 1) {
-		int from = __builtin_ctzll(m);
-		uint64_t mk = (pinned & bit(from)) ? mask & line[from] : mask;
-		uint64_t quiet = lq[from], cap = lc[from];
+	for (bbs m = each; m; m &= m - 1) {
+		int from = bb_ctz(m);
+		bbs mk = (pinned & bit(from)) ? mask & line[from] : mask;
+		bbs quiet = lq[from], cap = lc[from];
 		if (rq == rc && rq) {
-			uint64_t r = ride_reach(b, from, rq, g->occ);
+			bbs r = ride_reach(b, from, rq, g->occ);
 			quiet |= r;
 			cap |= r;
 		} else if (rq | rc) {
@@ -1022,7 +1085,7 @@ static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const
 		quiet &= empty & mk;
 		cap &= enemy & mk;
 		if (g->count && !sp) {
-			g->n += __builtin_popcountll(quiet) + __builtin_popcountll(cap);
+			g->n += bb_pop(quiet) + bb_pop(cap);
 		} else {
 			add_set(g, from, quiet, t, 0);
 			add_set(g, from, cap, t, BM_CAP);
@@ -1038,14 +1101,14 @@ static void gen_type(struct gen *g, int t, uint64_t mask, uint64_t pinned, const
  * squares where a piece would stop every one of their attacks (between k
  * and a lone rider); *pinned: the side's pieces pinned to k, each one's
  * line (the squares it may go to) in line[]. */
-static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinned, uint64_t *line)
+static bbs king_lines(struct gen *g, int k, bbs *block, bbs *pinned, bbs *line)
 {
 	const struct vc_bb *b = g->b;
 	const struct bpos *x = g->x;
-	uint64_t att = 0, blk = ~0ULL, pin = 0;
+	bbs att = 0, blk = BB_ALL, pin = 0;
 	for (uint32_t m = b->leapcap[g->them]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		uint64_t a = b->inv[g->them][t][k] & x->pc[g->them][t];
+		bbs a = b->inv[g->them][t][k] & x->pc[g->them][t];
 		if (a) {
 			att |= a;
 			blk = 0;
@@ -1053,7 +1116,7 @@ static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinn
 	}
 	for (uint32_t m = b->capdirs[g->them]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t ray = b->ray[od][k], r = ray & g->occ;
+		bbs ray = b->ray[od][k], r = ray & g->occ;
 		if (!(ray & g->grp[g->b->dgrp[g->them][d]]) || !r)
 			continue;
 		int s1 = first_on(b, od, r);
@@ -1062,11 +1125,11 @@ static uint64_t king_lines(struct gen *g, int k, uint64_t *block, uint64_t *pinn
 			blk &= ray & ~b->ray[od][s1] & ~bit(s1);
 			continue;
 		}
-		uint64_t r2 = b->ray[od][s1] & g->occ;
+		bbs r2 = b->ray[od][s1] & g->occ;
 		if (!(x->occ[g->us] & bit(s1)) || !r2 ||
 		    !(g->grp[g->b->dgrp[g->them][d]] & bit(first_on(b, od, r2))))
 			continue;
-		uint64_t l = ray & ~b->ray[od][first_on(b, od, r2)];
+		bbs l = ray & ~b->ray[od][first_on(b, od, r2)];
 		line[s1] = (pin & bit(s1)) ? line[s1] & l : l;
 		pin |= bit(s1);
 	}
@@ -1098,7 +1161,7 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 		}
 		if (lo / v->files != hi / v->files)
 			continue;
-		uint64_t span = (bit(hi) - bit(lo)) | bit(hi);
+		bbs span = (bit(hi) - bit(lo)) | bit(hi);
 		if (span & g->occ & ~bit(ksq) & ~bit(psq))
 			continue;
 		int ok = 1, d = kto > ksq ? 1 : -1;
@@ -1117,9 +1180,9 @@ static void gen_king(struct gen *g, int k)
 	const struct vc_bb *b = g->b;
 	int lo = g->n, t = b->king, count = g->count;
 	g->count = 0; /* each move is tested */
-	gen_type(g, t, ~0ULL, 0, NULL);
+	gen_type(g, t, BB_ALL, 0, NULL);
 	g->count = count;
-	uint64_t occ = g->occ & ~bit(k);
+	bbs occ = g->occ & ~bit(k);
 	for (int i = lo; i < g->n; i++) {
 		const struct bmove *m = &g->out[i];
 		int bad = (m->flags & BM_EP) ? leaves_check(g, m) : attacked_g(g, m->to, occ);
@@ -1139,12 +1202,12 @@ static int gen_free(struct gen *g)
 	int us = g->us;
 	for (int t = 0; t < b->ntypes; t++)
 		if (x->pc[us][t])
-			gen_type(g, t, ~0ULL, 0, NULL);
+			gen_type(g, t, BB_ALL, 0, NULL);
 	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
 		return g->n;
-	uint64_t c = x->pc[us][v->castle_type];
+	bbs c = x->pc[us][v->castle_type];
 	int home = vc_castle_home(v, us);
-	gen_castling(g, home >= 0 && (c & bit(home)) ? home : __builtin_ctzll(c), 0);
+	gen_castling(g, home >= 0 && (c & bit(home)) ? home : bb_ctz(c), 0);
 	return g->n;
 }
 
@@ -1164,7 +1227,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	g.count = count;
 	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
-	uint64_t block, pinned, line[64];
+	bbs block, pinned, line[BB_NSQ];
 	if (k < 0)
 		return gen_free(&g);
 	for (int i = 0; i < b->ngrp[g.them]; i++) {
@@ -1172,7 +1235,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
 			g.grp[i] |= x->pc[g.them][__builtin_ctz(tm)];
 	}
-	uint64_t chk = king_lines(&g, k, &block, &pinned, line);
+	bbs chk = king_lines(&g, k, &block, &pinned, line);
 	gen_king(&g, k);
 	if (chk && (v->rules & VC_R_KING_CHECK_CAPTURES)) {
 		/* makpong: the royal piece in check moves only to take its one
@@ -1185,7 +1248,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	}
 	if ((chk & (chk - 1)) || (any && g.n))
 		return g.n; /* double check: the royal piece moves */
-	uint64_t mask = chk ? chk | block : ~0ULL;
+	bbs mask = chk ? chk | block : BB_ALL;
 	for (int t = 0; t < b->ntypes && !(any && g.n); t++)
 		if (t != b->king && x->pc[g.us][t])
 			gen_type(&g, t, mask, pinned, line);
@@ -1200,19 +1263,19 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
  * piece ek and one of the side's riders that takes along that line: a
  * move of one off its line (disc[], the squares from ek to the rider)
  * gives check. */
-static uint64_t discoverers(const struct vc_bb *b, const struct bpos *x, int ek, uint64_t *disc)
+static bbs discoverers(const struct vc_bb *b, const struct bpos *x, int ek, bbs *disc)
 {
 	int us = x->side;
-	uint64_t occ = x->occ[0] | x->occ[1], found = 0;
+	bbs occ = x->occ[0] | x->occ[1], found = 0;
 	for (uint32_t m = b->capdirs[us]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
-		uint64_t riders = 0, r = b->ray[od][ek] & occ;
+		bbs riders = 0, r = b->ray[od][ek] & occ;
 		for (uint32_t tm = b->cdir[us][d]; tm; tm &= tm - 1)
 			riders |= x->pc[us][__builtin_ctz(tm)];
 		if (!r || !(b->ray[od][ek] & riders))
 			continue;
 		int s1 = first_on(b, od, r);
-		uint64_t r2 = b->ray[od][s1] & occ;
+		bbs r2 = b->ray[od][s1] & occ;
 		if (!(x->occ[us] & bit(s1)) || !r2 || !(riders & bit(first_on(b, od, r2))))
 			continue;
 		disc[s1] = b->ray[od][ek] & ~b->ray[od][first_on(b, od, r2)];
@@ -1224,17 +1287,17 @@ static uint64_t discoverers(const struct vc_bb *b, const struct bpos *x, int ek,
 /* Does the plain move m (no castling, no en passant) give check to the
  * royal piece on ek?  found, disc: discoverers(). */
 static int gives_check(const struct vc_bb *b, const struct bpos *x, const struct bmove *m,
-		       int ek, uint64_t found, const uint64_t *disc)
+		       int ek, bbs found, const bbs *disc)
 {
 	int us = x->side, t = m->promo ? m->promo - 1 : x->board[m->from] - 1;
 	if ((found & bit(m->from)) && !(disc[m->from] & bit(m->to)))
 		return 1;
 	if (b->lc[us][t][m->to] & bit(ek))
 		return 1;
-	uint64_t occ = ((x->occ[0] | x->occ[1]) & ~bit(m->from)) | bit(m->to);
+	bbs occ = ((x->occ[0] | x->occ[1]) & ~bit(m->from)) | bit(m->to);
 	for (uint32_t dm = b->rc[us][t]; dm; dm &= dm - 1) {
 		int d = __builtin_ctz(dm);
-		uint64_t r = b->ray[d][m->to];
+		bbs r = b->ray[d][m->to];
 		if ((r & bit(ek)) && !(r & ~b->ray[d][ek] & ~bit(ek) & occ))
 			return 1;
 	}
@@ -1252,7 +1315,7 @@ static int gen_legal(const struct vc_bb *b, const struct vc_variant *v, const st
 	int n = gen_board(b, v, x, out, 0, 0), k = 0, us = x->side, ek = x->king[us ^ 1];
 	if (ek < 0)
 		return n;
-	uint64_t disc[64], found = discoverers(b, x, ek, disc);
+	bbs disc[BB_NSQ], found = discoverers(b, x, ek, disc);
 	struct bpos c;
 	for (int i = 0; i < n && !(any && k); i++) {
 		int chk;
@@ -1278,15 +1341,15 @@ static int extinct(const struct vc_bb *b, const struct vc_end_rules *e, const st
 		int c = k == 0 ? x->side ^ 1 : x->side;
 		int need = e->extinct_opp + (e->extinct_claim && c == x->side);
 		if (e->extinct_all) {
-			if (__builtin_popcountll(x->occ[c]) <= e->extinct_count &&
-			    __builtin_popcountll(x->occ[c ^ 1]) >= need)
+			if (bb_pop(x->occ[c]) <= e->extinct_count &&
+			    bb_pop(x->occ[c ^ 1]) >= need)
 				return 1;
 			continue;
 		}
 		for (int t = 0; t < b->ntypes; t++)
 			if ((e->extinct_types >> t & 1) &&
-			    __builtin_popcountll(x->pc[c][t]) <= e->extinct_count &&
-			    __builtin_popcountll(x->pc[c ^ 1][t]) >= need)
+			    bb_pop(x->pc[c][t]) <= e->extinct_count &&
+			    bb_pop(x->pc[c ^ 1][t]) >= need)
 				return 1;
 	}
 	return 0;
@@ -1295,7 +1358,7 @@ static int extinct(const struct vc_bb *b, const struct vc_end_rules *e, const st
 /* Does a piece of side s of the region's types stand on its region? */
 static int in_region(const struct vc_bb *b, const struct bpos *x, int s)
 {
-	uint64_t on = 0;
+	bbs on = 0;
 	for (uint64_t m = b->regtypes; m; m &= m - 1)
 		on |= x->pc[s][__builtin_ctzll(m)];
 	return (on & b->region[s]) != 0;
@@ -1364,14 +1427,30 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 {
 	const struct vc_variant *v = p->v;
 	memset(x, 0, sizeof *x);
+#ifdef VC_BB_WIDE
+	/* no mirror on boards this large: from the board itself */
+	for (int sq = 0; sq < v->nsq; sq++) {
+		uint8_t c = p->board[sq];
+		int s = vc_code_color(c);
+		if (!c)
+			continue;
+		if (s > 1 || vc_code_type(c) >= b->ntypes)
+			return -1;
+		x->pc[s][vc_code_type(c)] |= bit(sq);
+		x->occ[s] |= bit(sq);
+	}
+	bbs on = x->occ[0] | x->occ[1];
+#else
 	memcpy(x->pc, p->bbt, sizeof x->pc);
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++)
 			x->occ[s] |= x->pc[s][t];
-	if ((x->occ[0] | x->occ[1]) != p->bbocc)
+	bbs on = p->bbocc;
+	if ((x->occ[0] | x->occ[1]) != on)
 		return -1;
-	for (uint64_t m = p->bbocc; m; m &= m - 1) {
-		int sq = __builtin_ctzll(m);
+#endif
+	for (; on; on &= on - 1) {
+		int sq = bb_ctz(on);
 		if (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED))
 			return -1;
 		x->board[sq] = (uint8_t)(vc_code_type(p->board[sq]) + 1);
@@ -1393,11 +1472,12 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 		x->ep |= bit(p->ep[i]);
 	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
 	x->side = (int8_t)p->side;
-	uint64_t occ = x->occ[0] | x->occ[1];
+	bbs occ = x->occ[0] | x->occ[1];
 	int k = x->king[x->side ^ 1];
 	return test && k >= 0 && attacked(b, x, k, x->side, occ) ? -1 : 0;
 }
 
+#ifndef VC_BB_WIDE
 /* Is sq attacked by side 'by', its squares of each type being bbt (a
  * mirror's), the board's pieces occ and only by's pieces in keep counting?
  * Each group of riders (the types that take along the same directions) at
@@ -1442,12 +1522,25 @@ static int royal_steps_out(const struct vc_bb *b, const struct vc_position *p, i
 	return 0;
 }
 
+#endif
+
+/* the tables of p's variant for the mate test and the last ply (those of
+ * the mirror), and for perft */
+#ifdef VC_BB_WIDE
+#define BB_MOVES_OF(v) ((v)->bbw)
+#define BB_PERFT_OF(v) ((v)->bbw && (v)->bbw->perft ? (v)->bbw : NULL)
+#else
+#define BB_MOVES_OF(v) ((v)->bbm)
+#define BB_PERFT_OF(v) ((v)->bb)
+#endif
+
 int vc_bb_has_legal(const struct vc_position *p)
 {
-	const struct vc_bb *b = p->v->bbm;
+	const struct vc_bb *b = BB_MOVES_OF(p->v);
 	struct bpos x;
 	if (!b || !b->moves)
 		return -1;
+#ifndef VC_BB_WIDE
 	/* most checks leave the royal piece a square to go to: the mirror
 	 * finds it without the copy below */
 	int k = b->king >= 0 ? p->king[p->side] : -1;
@@ -1455,6 +1548,7 @@ int vc_bb_has_legal(const struct vc_position *p)
 	    p->bbt[p->side][b->king] == bit(k) && !(p->sqf[k] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)) &&
 	    royal_steps_out(b, p, k))
 		return 1;
+#endif
 	if (from_position(b, p, &x, 0))
 		return -1;
 	struct bmove *buf = vc_scratch(VC_SCRATCH_BB_MATE, VC_MAX_MOVES * sizeof *buf);
@@ -1467,7 +1561,7 @@ int vc_bb_has_legal(const struct vc_position *p)
 
 int vc_bb_count_board(const struct vc_position *p)
 {
-	const struct vc_bb *b = p->v->bbm;
+	const struct vc_bb *b = BB_MOVES_OF(p->v);
 	struct bpos x;
 	if (!b || !b->moves || from_position(b, p, &x, 1))
 		return -1;
@@ -1477,7 +1571,7 @@ int vc_bb_count_board(const struct vc_position *p)
 
 int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 {
-	const struct vc_bb *b = p->v->bb;
+	const struct vc_bb *b = BB_PERFT_OF(p->v);
 	struct bpos x;
 	if (!b || depth < 1 || from_position(b, p, &x, 1))
 		return 0;
@@ -1490,6 +1584,7 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 }
 
 /* ---- the mirror: attack tests and origins for the general way ---- */
+#ifndef VC_BB_WIDE
 
 void vc_bb_sync(struct vc_position *p)
 {
@@ -1634,3 +1729,4 @@ int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target
 		out[n++] = (int16_t)__builtin_ctzll(found);
 	return n;
 }
+#endif

@@ -84,6 +84,7 @@ void vc_variant_free(struct vc_variant *v)
 	free(v->pins[1]);
 	free(v->tparent);
 	vc_bb_free(v->bbm); /* bb is NULL or the same */
+	vc_bbw_free(v->bbw);
 	for (int i = 0; i < v->nopenings; i++)
 		free(v->openings[i]);
 	free(v);

@@ -445,6 +445,10 @@ struct vc_variant {
 	   tests and the origins of a written move read), bb the same tables when
 	   the variant's mechanics fit them too (perft over bitboards); NULL else */
 	struct vc_bb *bbm, *bb;
+	/* on boards of 65 to 128 squares, the same core over 128-bit sets
+	   (bitboard_wide.c) where the pieces and the moves on the board fit
+	   it: perft, its last ply and the mate test; no mirror; NULL else */
+	struct vc_bbw *bbw;
 	/* the types the mirror's tables leave out (bitboard.c, vc_bb_outside),
 	   and those of them that take: while a side has such a piece on the
 	   board, its attack tests (or the origins of those types) go the
@@ -873,6 +877,17 @@ uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side);
 /* vc_reach_origins over the mirror (p->v->bbm set), origins in square order */
 int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
 		int16_t *out, int cap);
+/* bitboard_wide.c: the same core over 128-bit square sets, for boards of
+ * 65 to 128 squares; each entry point as its vc_bb twin says, reading
+ * p->v->bbw.  vc_bbw_build also answers NULL when the tables would serve
+ * neither perft nor the mate test (there is no mirror to keep). */
+struct vc_bbw;
+struct vc_bbw *vc_bbw_build(const struct vc_variant *v);
+void vc_bbw_free(struct vc_bbw *b);
+int vc_bbw_serves_perft(const struct vc_bbw *b);
+int vc_bbw_perft(const struct vc_position *p, int depth, uint64_t *count);
+int vc_bbw_has_legal(const struct vc_position *p);
+int vc_bbw_count_board(const struct vc_position *p);
 /* The types b leaves out of its tables: all of them, or (capture) those
  * that take. */
 uint64_t vc_bb_outside(const struct vc_bb *b, int capture);

@@ -31,14 +31,18 @@ static int full(void)
 	return f && *f && strcmp(f, "0") != 0;
 }
 
-/* Both counts of p to depth 1..depth; 0 when they agree. */
+/* a bitboard core's perft: vc_bb_perft or vc_bbw_perft */
+typedef int bb_perft_fn(const struct vc_position *p, int depth, uint64_t *count);
+
+/* Both counts of p to depth 1..depth, by the core's perft bbp and the
+ * general way; 0 when they agree. */
 static int compare(const char *file, int line, const char *variant, struct vc_position *p,
-		   int depth, const char *how)
+		   int depth, const char *how, bb_perft_fn *bbp)
 {
 	char fen[512];
 	for (int d = 1; d <= depth; d++) {
 		uint64_t bb = 0, gen = vc_perft_ex(p, d, VC_PERFT_GENERAL);
-		if (!vc_bb_perft(p, d, &bb)) {
+		if (!bbp(p, d, &bb)) {
 			vc_position_fen(p, fen, sizeof fen);
 			VT_FAIL_AT(file, line, "%s %s: %s: the bitboard core does not count it",
 				   variant, how, fen);
@@ -73,9 +77,9 @@ static int compare_ways(const char *variant, struct vc_position *p, int depth)
 }
 
 /* Random games from v's setup: every 'every' plies a count to depth, one
- * game in four to depth + 1 once. */
+ * game in four to depth + 1 once, by the core's perft bbp. */
 static void random_games(const struct vc_variant *v, uint64_t seed, int games, int plies, int every,
-			 int depth)
+			 int depth, bb_perft_fn *bbp)
 {
 	vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
 	struct vc_position *p = vc_position_new(v);
@@ -90,7 +94,7 @@ static void random_games(const struct vc_variant *v, uint64_t seed, int games, i
 			if (ply % every)
 				continue;
 			int deep = g % 4 == 0 && ply == every * 2;
-			if (compare(__FILE__, __LINE__, v->name, p, depth + deep, "random"))
+			if (compare(__FILE__, __LINE__, v->name, p, depth + deep, "random", bbp))
 				goto done;
 		}
 	}
@@ -102,28 +106,140 @@ done:
 VT_TEST(every_eligible_variant)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
-	int n = vc_builtin_count(), eligible = 0, chess = 0;
+	int n = vc_builtin_count(), eligible = 0, chess = 0, capablanca = 0;
 	char names[2048] = "";
 	for (int i = 0; i < n; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
 		VT_CHECK(v != NULL);
-		if (!v || !v->bb) {
+		int wide = v && !v->bb && vc_bbw_serves_perft(v->bbw);
+		if (!v || (!v->bb && !wide)) {
 			vc_variant_free(v);
 			continue;
 		}
 		eligible++;
 		chess |= !strcmp(v->name, "chess");
+		capablanca |= wide && !strcmp(v->name, "capablanca");
 		size_t k = strlen(names);
-		snprintf(names + k, sizeof names - k, " %s", v->name);
+		snprintf(names + k, sizeof names - k, " %s%s", v->name, wide ? " (128)" : "");
+		bb_perft_fn *bbp = wide ? vc_bbw_perft : vc_bb_perft;
 		if (full())
-			random_games(v, 1000u + (unsigned)i, 12, 160, 6, 3);
+			random_games(v, 1000u + (unsigned)i, 12, 160, 6, 3, bbp);
 		else
-			random_games(v, 1000u + (unsigned)i, 2, 120, 20, 3);
+			random_games(v, 1000u + (unsigned)i, 2, 120, 20, 3, bbp);
 		vc_variant_free(v);
 	}
 	printf("# t_bb: %d of %d built-in variants fit the bitboard core:%s\n", eligible, n, names);
 	VT_CHECK(chess);
+	VT_CHECK(capablanca); /* 80 squares: over 128-bit sets */
 	vc_ctx_free(ctx);
+}
+
+/* The 128-bit build of the core (bitboard_wide.c) on the boards the
+ * 64-bit one takes: built for each such built-in beside its own tables,
+ * it must count as they do, from the positions of seeded random games,
+ * and give the same mate test and number of legal moves on the board. */
+VT_TEST(wide_core_on_small_boards)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	int n = vc_builtin_count(), used = 0;
+	vc_move *ms = malloc(VC_MAX_MOVES * sizeof *ms);
+	VT_CHECK(ms != NULL);
+	for (int i = 0; i < n && ms; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
+		if (!v || !v->bbm || v->bbw) {
+			vc_variant_free(v);
+			continue;
+		}
+		v->bbw = vc_bbw_build(v); /* freed with v */
+		VT_CHECK(v->bbw || !vc_bb_serves_perft(v->bbm));
+		struct vc_position *p = v->bbw ? vc_position_new(v) : NULL;
+		uint64_t seed = 3000u + (unsigned)i;
+		used += p != NULL;
+		for (int g = 0; p && g < (full() ? 8 : 2); g++) {
+			vc_position_start(p);
+			for (int ply = 1; ply <= 100; ply++) {
+				int nm = vc_position_legal_moves(p, ms, VC_MAX_MOVES);
+				if (nm == 0 || vc_position_end(p, NULL))
+					break;
+				vc_position_make(p, &ms[next_rand(&seed) % (uint64_t)nm]);
+				if (ply % 10)
+					continue;
+				uint64_t a = 0, b = 0;
+				int pa = vc_bb_perft(p, 3, &a), pb = vc_bbw_perft(p, 3, &b);
+				int ha = vc_bb_has_legal(p), hb = vc_bbw_has_legal(p);
+				int ca = vc_bb_count_board(p), cb = vc_bbw_count_board(p);
+				if (pa != pb || a != b || ha != hb || ca != cb) {
+					char fen[512];
+					vc_position_fen(p, fen, sizeof fen);
+					VT_FAIL_AT(__FILE__, __LINE__,
+						   "%s: %s: 64 and 128 bits: perft 3 %d:%llu and %d:%llu, mate test %d and %d, board moves %d and %d",
+						   v->name, fen, pa, (unsigned long long)a, pb,
+						   (unsigned long long)b, ha, hb, ca, cb);
+					g = 99;
+					break;
+				}
+			}
+		}
+		vc_position_free(p);
+		vc_variant_free(v);
+	}
+	printf("# t_bb: %d built-ins counted over 128-bit sets too\n", used);
+	VT_CHECK(used > 0); /* each that perft takes was checked above */
+	free(ms);
+	vc_ctx_free(ctx);
+}
+
+/* The mate test and the moves on the board over 128-bit sets, on the
+ * built-ins of 65 to 128 squares whose moves fit, against the general
+ * way (the variant loaded without bitboards), in seeded random games. */
+VT_TEST(wide_mate_test)
+{
+	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
+	vc_ctx_set_bitboards(plain, 0);
+	int n = vc_builtin_count(), used = 0;
+	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
+	VT_CHECK(ms != NULL);
+	for (int i = 0; i < n && ms; i++) {
+		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
+		struct vc_variant *w = v && v->bbw ? vc_variant_load(plain, vc_builtin_name(i)) : NULL;
+		struct vc_position *p = w ? vc_position_new(v) : NULL, *q = w ? vc_position_new(w) : NULL;
+		uint64_t seed = 4000u + (unsigned)i;
+		used += q != NULL;
+		for (int g = 0; p && q && g < (full() ? 8 : 3); g++) {
+			vc_position_start(p);
+			vc_position_start(q);
+			for (int ply = 0; ply < 150; ply++) {
+				int nm = vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4);
+				int over = v->has_end && vc_end_by_rule(q, NULL, NULL);
+				int h = vc_bbw_has_legal(p), c = vc_bbw_count_board(p);
+				if (!over && ((h >= 0 && h != (nm > 0)) ||
+					      (c >= 0 && !v->nreserve && c != nm))) {
+					char fen[512];
+					vc_position_fen(q, fen, sizeof fen);
+					VT_FAIL_AT(__FILE__, __LINE__,
+						   "%s: %s: 128 bits: mate test %d, %d moves on the board; %d legal moves",
+						   v->name, fen, h, c, nm);
+					g = 99;
+					break;
+				}
+				if (nm == 0 || vc_position_end(q, NULL))
+					break;
+				vc_move m = ms[next_rand(&seed) % (uint64_t)nm];
+				vc_position_make(p, &m);
+				vc_position_make(q, &m);
+			}
+		}
+		vc_position_free(p);
+		vc_position_free(q);
+		vc_variant_free(v);
+		vc_variant_free(w);
+	}
+	printf("# t_bb: %d built-ins of 65 to 128 squares take the mate test over 128-bit sets\n",
+	       used);
+	VT_CHECK(used >= 8);
+	free(ms);
+	vc_ctx_free(ctx);
+	vc_ctx_free(plain);
 }
 
 /* Variants with drops whose moves on the board fit the core: perft's last
@@ -139,7 +255,7 @@ VT_TEST(drops_at_the_last_ply)
 	for (int i = 0; i < n && ms; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
 		struct vc_position *p = v && v->nreserve ? vc_position_new(v) : NULL;
-		if (p && vc_bb_count_board(p) >= 0) {
+		if (p && (vc_bb_count_board(p) >= 0 || vc_bbw_count_board(p) >= 0)) {
 			used++;
 			size_t k = strlen(names);
 			snprintf(names + k, sizeof names - k, " %s", v->name);
@@ -373,8 +489,13 @@ VT_TEST(made_shapes)
 	if (!v)
 		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
 	VT_CHECK(v && v->bb);
-	if (v && v->bb)
-		random_games(v, 77, full() ? 24 : 6, 100, 10, 3);
+	if (v && v->bb) {
+		random_games(v, 77, full() ? 24 : 6, 100, 10, 3, vc_bb_perft);
+		v->bbw = vc_bbw_build(v); /* the 128-bit build too (freed with v) */
+		VT_CHECK(v->bbw != NULL);
+		if (v->bbw)
+			random_games(v, 78, full() ? 24 : 6, 100, 10, 3, vc_bbw_perft);
+	}
 	/* castling both ways, pawns that step two and three squares, taken
 	 * en passant on either target, promotions */
 	static const char *fens[] = {
@@ -385,7 +506,9 @@ VT_TEST(made_shapes)
 	struct vc_position *p = v && v->bb ? vc_position_new(v) : NULL;
 	for (size_t i = 0; p && i < sizeof fens / sizeof fens[0]; i++) {
 		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
-		compare(__FILE__, __LINE__, "shapes", p, 4, "edge");
+		compare(__FILE__, __LINE__, "shapes", p, 4, "edge", vc_bb_perft);
+		if (v->bbw)
+			compare(__FILE__, __LINE__, "shapes (128)", p, 4, "edge", vc_bbw_perft);
 	}
 	vc_position_free(p);
 	vc_variant_free(v);
@@ -431,7 +554,7 @@ VT_TEST(chess_edges)
 	VT_CHECK(p && v->bb);
 	for (size_t i = 0; p && i < sizeof pos / sizeof pos[0]; i++) {
 		VT_CHECK(vc_position_set_fen(p, NULL, pos[i].fen) == VC_OK);
-		compare(__FILE__, __LINE__, "chess", p, pos[i].depth + full(), "edge");
+		compare(__FILE__, __LINE__, "chess", p, pos[i].depth + full(), "edge", vc_bb_perft);
 	}
 	vc_position_free(p);
 	vc_variant_free((struct vc_variant *)v);
@@ -482,7 +605,7 @@ VT_TEST(end_rules_edges)
 		VT_CHECK(p && v->bb);
 		if (p && v->bb) {
 			VT_CHECK(vc_position_set_fen(p, NULL, pos[i].fen) == VC_OK);
-			compare(__FILE__, __LINE__, pos[i].variant, p, pos[i].depth + full(), "edge");
+			compare(__FILE__, __LINE__, pos[i].variant, p, pos[i].depth + full(), "edge", vc_bb_perft);
 		}
 		vc_position_free(p);
 		vc_variant_free((struct vc_variant *)v);
@@ -540,7 +663,7 @@ VT_TEST(castler_of_two)
 	VT_CHECK(p && v->bb);
 	for (size_t i = 0; p && v->bb && i < sizeof fen / sizeof fen[0]; i++) {
 		VT_CHECK(vc_position_set_fen(p, NULL, fen[i]) == VC_OK);
-		compare(__FILE__, __LINE__, "extinction", p, 3 + full(), "two kings");
+		compare(__FILE__, __LINE__, "extinction", p, 3 + full(), "two kings", vc_bb_perft);
 	}
 	/* the king on e1 castles, though the one on c1 comes first */
 	if (p && v->bb) {
@@ -568,7 +691,8 @@ VT_TEST(chess_published)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(wide_mate_test),
+	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
 	VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
