@@ -681,7 +681,7 @@ static int write_games(const char *name, const char *formname)
 int main(int argc, char **argv)
 {
 	const char *write = NULL;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) { /* options and their values */
 		const char *a = argv[i], *b = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!b) {
 			fprintf(stderr, "t_genval: %s needs a value\n", a);
@@ -705,7 +705,6 @@ int main(int argc, char **argv)
 					"[--variant NAME] [--write san|lan|coord [--fen FEN]]\n");
 			return 2;
 		}
-		i++;
 	}
 	if (write)
 		return write_games(only_variant ? only_variant : "chess", write);
