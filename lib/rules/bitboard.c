@@ -150,6 +150,13 @@ struct vc_bb {
 	/* some origin of the type has short paths, takes en passant */
 	uint8_t hasshort[2][BB_MAXT], haslep[2][BB_MAXT];
 	uint32_t leapcap[2]; /* types that take by a leap */
+	/* leaps of one square made only with the first-move right (cambodian's
+	 * king and met): moving, taking, and their inverse for the attack
+	 * tests; the types that have any, that take by one, and those whose
+	 * first leaps are barred while their side is in check */
+	bbs fq[2][BB_MAXT][BB_NSQ], fc[2][BB_MAXT][BB_NSQ], finv[2][BB_MAXT][BB_NSQ];
+	uint32_t hasfirst[2], fleapcap[2], funchecked[2];
+	int nomirror; /* first leaps: positions' mirrors cannot serve */
 	bbs lq[2][BB_MAXT][BB_NSQ], lc[2][BB_MAXT][BB_NSQ], lep[2][BB_MAXT][BB_NSQ];
 	bbs inv[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that take on sq */
 	bbs invq[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that move to sq */
@@ -325,6 +332,26 @@ static int add_short(struct vc_bb *b, int modes, const int16_t *s, int len)
 	return 0;
 }
 
+/* A leap from o to sq made only with the first-move right (modes), into
+ * fq and fc: 0, or -1 when the tables cannot hold it (another mode, or
+ * some of the type's first leaps barred in check and some not). */
+static int first_leap(struct vc_bb *b, int s, int t, int modes, int sq, int o)
+{
+	unsigned u = 1u << t, unchecked = (modes & VC_MODE_UNCHECKED) ? u : 0;
+	if ((modes & ~(RIDE_MODES | VC_MODE_FIRST | VC_MODE_UNCHECKED)) || !(modes & RIDE_MODES) ||
+	    ((b->hasfirst[s] & u) && (b->funchecked[s] & u) != unchecked) ||
+	    ((b->fq[s][t][o] | b->fc[s][t][o]) & bit(sq)))
+		return -1;
+	b->hasfirst[s] |= u;
+	b->funchecked[s] |= unchecked;
+	if (modes & VC_MODE_MOVE)
+		b->fq[s][t][o] |= bit(sq);
+	if (modes & VC_MODE_CAPTURE)
+		b->fc[s][t][o] |= bit(sq);
+	b->nomirror = 1;
+	return 0;
+}
+
 /* Second pass, one origin: leaps into the tables, short paths into sp;
  * every ride of the type must be there in full, and no square may be
  * reached both by a short path and another way (the general generator
@@ -343,7 +370,14 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 		 * mechanics do not fit) */
 		int len = q[0], modes = q[1] & ~VC_MODE_SELF, d;
 		const int16_t *sq = q + 2;
-		if (modes & (VC_MODE_HOP | VC_MODE_UNCHECKED))
+		if (modes & VC_MODE_HOP)
+			return -1;
+		if (modes & VC_MODE_FIRST && len == 1 && !(sq[0] & (VC_PS_TRANSIT | VC_PS_SELF))) {
+			if (first_leap(b, s, t, modes, sq[0] & VC_PS_SQMASK, o))
+				return -1;
+			continue;
+		}
+		if (modes & VC_MODE_UNCHECKED)
 			return -1;
 		if (!(modes & ~RIDE_MODES) && (d = ride_dir(b, o, sq, len)) >= 0) {
 			covered |= 1u << d;
@@ -386,22 +420,28 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 				return -1;
 			other |= b->ray[d][o];
 		}
-	return (shortdest & other) ? -1 : 0;
+	/* a first leap to a square reached another way too: the general
+	 * generator might count it twice */
+	bbs firstdest = b->fq[s][t][o] | b->fc[s][t][o];
+	return ((shortdest & other) || (firstdest & (shortdest | other))) ? -1 : 0;
 }
 
-/* A type whose moves the tables cannot hold: a walked one (a hop, a first
- * move, a path too long for the tries), a bent, zigzag or reflecting one,
- * one kept within a region, or one that dies alone (a dead piece moves and
- * attacks nothing). */
+/* A type whose moves the tables cannot hold: a walked one (a hop, a path
+ * too long for the tries; a first move but a leap), a bent, zigzag or
+ * reflecting one, one kept within a region, or one that dies alone (a
+ * dead piece moves and attacks nothing).  First-move leaps are held
+ * (fq, fc), but then no mirror is kept (nomirror). */
 static int type_outside(const struct vc_variant *v, int t)
 {
 	const struct vc_ptype *pt = &v->types[t];
-	if ((pt->props & VC_P_DIES_ALONE) || (v->walk_types >> t & 1))
+	if ((pt->props & VC_P_DIES_ALONE) || ((v->walk_types & ~v->first_types) >> t & 1))
 		return 1;
-	for (int a = 0; a < pt->natoms; a++)
-		if ((pt->atoms[a].kind != VC_A_LEAP && pt->atoms[a].kind != VC_A_RIDE) ||
-		    pt->atoms[a].within)
+	for (int a = 0; a < pt->natoms; a++) {
+		const struct vc_atom *at = &pt->atoms[a];
+		if ((at->kind != VC_A_LEAP && at->kind != VC_A_RIDE) || at->within ||
+		    ((at->modes & VC_MODE_FIRST) && (at->kind != VC_A_LEAP || (at->modes & VC_MODE_HOP))))
 			return 1;
+	}
 	return 0;
 }
 
@@ -485,6 +525,13 @@ int vc_bb_serves_perft(const struct vc_bb *b)
 	return b && b->perft;
 }
 
+#ifndef VC_BB_WIDE
+int vc_bb_mirrors(const struct vc_bb *b)
+{
+	return b && !b->nomirror;
+}
+#endif
+
 static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 {
 	for (int t = 0; t < v->ntypes; t++) {
@@ -515,6 +562,11 @@ static void attack_tables(struct vc_bb *b)
 				for (bbs m = b->lc[s][t][o]; m; m &= m - 1) {
 					b->inv[s][t][bb_ctz(m)] |= bit(o);
 					b->leapcap[s] |= 1u << t;
+				}
+			for (int o = 0; o < b->nsq; o++)
+				for (bbs m = b->fc[s][t][o]; m; m &= m - 1) {
+					b->finv[s][t][bb_ctz(m)] |= bit(o);
+					b->fleapcap[s] |= 1u << t;
 				}
 			for (int d = 0; d < b->ndir; d++) {
 				if (b->rmodes[s][t][d] & VC_MODE_MOVE) {
@@ -614,7 +666,7 @@ static void set_tables(struct vc_bb *b)
 {
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++) {
-			b->setw[s][t] = !(b->rq[s][t] | b->rc[s][t]) &&
+			b->setw[s][t] = !(b->rq[s][t] | b->rc[s][t]) && !(b->hasfirst[s] >> t & 1) &&
 					set_vectors(b, s, t, 0, b->lq[s][t]) &&
 					set_vectors(b, s, t, 1, b->lc[s][t]);
 			b->shset[s][t] = b->setw[s][t] && set_shapes(b, s, t);
@@ -695,9 +747,10 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	b->regtypes = v->end.region_types;
 	b->moves = !b->out && mechanics_fit(v, 1);
 #ifdef VC_BB_WIDE
-	if (!b->perft && !b->moves)
-		goto no; /* no mirror on such boards: the tables would serve nothing */
+	b->nomirror = 1; /* no mirror on such boards */
 #endif
+	if (b->nomirror && !b->perft && !b->moves)
+		goto no; /* the tables would serve nothing */
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
 		int mk = vc_sq(v->files, c->king_to % v->files,
@@ -723,6 +776,17 @@ static inline int first_on(const struct vc_bb *b, int d, bbs r)
 	return b->up[d] ? bb_ctz(r) : bb_msb(r);
 }
 
+/* by's pieces that take on sq by a first-move leap, their right held */
+static inline bbs first_attacks(const struct vc_bb *b, const struct bpos *x, int sq, int by)
+{
+	bbs a = 0;
+	for (uint32_t m = b->fleapcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		a |= b->finv[by][t][sq] & x->pc[by][t];
+	}
+	return a & x->first;
+}
+
 /* Is sq attacked by side 'by', the board's pieces being occ? */
 static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, bbs occ)
 {
@@ -731,6 +795,8 @@ static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by,
 		if (b->inv[by][t][sq] & x->pc[by][t])
 			return 1;
 	}
+	if (first_attacks(b, x, sq, by))
+		return 1;
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
 		bbs r = b->ray[od][sq] & occ;
@@ -859,6 +925,7 @@ struct gen {
 	struct bmove *out;
 	int n, us, them;
 	int count; /* 1: plain moves are counted, not written (perft's last ply) */
+	int inchk; /* the side's royal piece is in check */
 	bbs occ;
 	bbs grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
 };
@@ -873,6 +940,8 @@ static int attacked_g(const struct gen *g, int sq, bbs occ)
 		if (b->inv[by][t][sq] & g->x->pc[by][t])
 			return 1;
 	}
+	if (first_attacks(b, g->x, sq, by))
+		return 1;
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
 		bbs ray = b->ray[od][sq];
@@ -1074,6 +1143,11 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 		int from = bb_ctz(m);
 		bbs mk = (pinned & bit(from)) ? mask & line[from] : mask;
 		bbs quiet = lq[from], cap = lc[from];
+		if ((b->hasfirst[us] >> t & 1) && (g->x->first & bit(from)) &&
+		    !(g->inchk && (b->funchecked[us] >> t & 1))) {
+			quiet |= b->fq[us][t][from];
+			cap |= b->fc[us][t][from];
+		}
 		if (rq == rc && rq) {
 			bbs r = ride_reach(b, from, rq, g->occ);
 			quiet |= r;
@@ -1113,6 +1187,11 @@ static bbs king_lines(struct gen *g, int k, bbs *block, bbs *pinned, bbs *line)
 			att |= a;
 			blk = 0;
 		}
+	}
+	bbs fa = first_attacks(b, x, k, g->them);
+	if (fa) {
+		att |= fa;
+		blk = 0;
 	}
 	for (uint32_t m = b->capdirs[g->them]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
@@ -1225,6 +1304,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	g.us = x->side;
 	g.them = x->side ^ 1;
 	g.count = count;
+	g.inchk = 0;
 	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
 	bbs block, pinned, line[BB_NSQ];
@@ -1236,6 +1316,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 			g.grp[i] |= x->pc[g.them][__builtin_ctz(tm)];
 	}
 	bbs chk = king_lines(&g, k, &block, &pinned, line);
+	g.inchk = chk != 0;
 	gen_king(&g, k);
 	if (chk && (v->rules & VC_R_KING_CHECK_CAPTURES)) {
 		/* makpong: the royal piece in check moves only to take its one
@@ -1427,28 +1508,32 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 {
 	const struct vc_variant *v = p->v;
 	memset(x, 0, sizeof *x);
-#ifdef VC_BB_WIDE
-	/* no mirror on boards this large: from the board itself */
-	for (int sq = 0; sq < v->nsq; sq++) {
-		uint8_t c = p->board[sq];
-		int s = vc_code_color(c);
-		if (!c)
-			continue;
-		if (s > 1 || vc_code_type(c) >= b->ntypes)
+	bbs on;
+#ifndef VC_BB_WIDE
+	if (v->bbm == b) { /* from the position's mirror */
+		memcpy(x->pc, p->bbt, sizeof x->pc);
+		for (int s = 0; s < 2; s++)
+			for (int t = 0; t < b->ntypes; t++)
+				x->occ[s] |= x->pc[s][t];
+		on = p->bbocc;
+		if ((x->occ[0] | x->occ[1]) != on)
 			return -1;
-		x->pc[s][vc_code_type(c)] |= bit(sq);
-		x->occ[s] |= bit(sq);
-	}
-	bbs on = x->occ[0] | x->occ[1];
-#else
-	memcpy(x->pc, p->bbt, sizeof x->pc);
-	for (int s = 0; s < 2; s++)
-		for (int t = 0; t < b->ntypes; t++)
-			x->occ[s] |= x->pc[s][t];
-	bbs on = p->bbocc;
-	if ((x->occ[0] | x->occ[1]) != on)
-		return -1;
+	} else
 #endif
+	{
+		/* no mirror (a large board, first leaps): from the board itself */
+		for (int sq = 0; sq < v->nsq; sq++) {
+			uint8_t c = p->board[sq];
+			int s = vc_code_color(c);
+			if (!c)
+				continue;
+			if (s > 1 || vc_code_type(c) >= b->ntypes)
+				return -1;
+			x->pc[s][vc_code_type(c)] |= bit(sq);
+			x->occ[s] |= bit(sq);
+		}
+		on = x->occ[0] | x->occ[1];
+	}
 	for (; on; on &= on - 1) {
 		int sq = bb_ctz(on);
 		if (p->sqf[sq] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED))
@@ -1528,11 +1613,10 @@ static int royal_steps_out(const struct vc_bb *b, const struct vc_position *p, i
  * the mirror), and for perft */
 #ifdef VC_BB_WIDE
 #define BB_MOVES_OF(v) ((v)->bbw)
-#define BB_PERFT_OF(v) ((v)->bbw && (v)->bbw->perft ? (v)->bbw : NULL)
 #else
-#define BB_MOVES_OF(v) ((v)->bbm)
-#define BB_PERFT_OF(v) ((v)->bb)
+#define BB_MOVES_OF(v) ((v)->bbm ? (v)->bbm : (v)->bb)
 #endif
+#define BB_PERFT_OF(v) (BB_MOVES_OF(v) && BB_MOVES_OF(v)->perft ? BB_MOVES_OF(v) : NULL)
 
 int vc_bb_has_legal(const struct vc_position *p)
 {
@@ -1543,7 +1627,7 @@ int vc_bb_has_legal(const struct vc_position *p)
 #ifndef VC_BB_WIDE
 	/* most checks leave the royal piece a square to go to: the mirror
 	 * finds it without the copy below */
-	int k = b->king >= 0 ? p->king[p->side] : -1;
+	int k = b->king >= 0 && b == p->v->bbm ? p->king[p->side] : -1;
 	if (k >= 0 && !b->nocheck && !(p->v->rules & VC_R_KING_CHECK_CAPTURES) &&
 	    p->bbt[p->side][b->king] == bit(k) && !(p->sqf[k] & ~(VC_SQF_FIRST | VC_SQF_PROMOTED)) &&
 	    royal_steps_out(b, p, k))

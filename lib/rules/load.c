@@ -54,8 +54,9 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 	 * NULL when the board and pieces do not fit them (attack tests and
 	 * perft go the general way); perft takes them only when the variant's
 	 * mechanics fit too.  The start position built above gets its mirror. */
-	v->bbm = vc_ctx_bitboards(ctx) ? vc_bb_build(v) : NULL;
-	v->bb = v->bbm && vc_bb_serves_perft(v->bbm) ? v->bbm : NULL;
+	struct vc_bb *tables = vc_ctx_bitboards(ctx) ? vc_bb_build(v) : NULL;
+	v->bbm = vc_bb_mirrors(tables) ? tables : NULL;
+	v->bb = tables && (vc_bb_serves_perft(tables) || !v->bbm) ? tables : NULL;
 	v->bbw = vc_ctx_bitboards(ctx) && v->nsq > 64 ? vc_bbw_build(v) : NULL;
 	v->bbout = vc_bb_outside(v->bbm, 0);
 	v->bboutcap = vc_bb_outside(v->bbm, 1);

@@ -1542,8 +1542,8 @@ int vc_has_legal_move(struct vc_position *p)
 	const struct vc_variant *v = p->v;
 	/* the bitboard core, when the position fits it; a game over by the
 	 * variant's rules has none (as first_legal_in says) */
-	if ((v->bbm || v->bbw) && !(v->has_end && vc_end_by_rule(p, NULL, NULL))) {
-		int r = v->bbm ? vc_bb_has_legal(p) : vc_bbw_has_legal(p);
+	if ((v->bbm || v->bb || v->bbw) && !(v->has_end && vc_end_by_rule(p, NULL, NULL))) {
+		int r = v->bbw ? vc_bbw_has_legal(p) : vc_bb_has_legal(p);
 		if (r >= 0)
 			return r;
 	}
@@ -1735,7 +1735,7 @@ static uint64_t perft_general(struct vc_position *p, int depth, vc_move *buf, in
  * *n, or 0. */
 static int leaf_over_bitboards(struct vc_position *p, vc_move *buf, uint64_t *n)
 {
-	int board = p->v->bbm ? vc_bb_count_board(p) : vc_bbw_count_board(p);
+	int board = p->v->bbw ? vc_bbw_count_board(p) : vc_bb_count_board(p);
 	if (board < 0)
 		return 0;
 	struct gen g = { p, buf, 0 };

@@ -83,7 +83,9 @@ void vc_variant_free(struct vc_variant *v)
 	free(v->pins[0]);
 	free(v->pins[1]);
 	free(v->tparent);
-	vc_bb_free(v->bbm); /* bb is NULL or the same */
+	vc_bb_free(v->bbm);
+	if (v->bb != v->bbm) /* tables without a mirror */
+		vc_bb_free(v->bb);
 	vc_bbw_free(v->bbw);
 	for (int i = 0; i < v->nopenings; i++)
 		free(v->openings[i]);

@@ -443,7 +443,9 @@ struct vc_variant {
 	/* the bitboard core's tables (bitboard.c): bbm when the board and the
 	   pieces fit them (positions then keep a bitboard mirror, which attack
 	   tests and the origins of a written move read), bb the same tables when
-	   the variant's mechanics fit them too (perft over bitboards); NULL else */
+	   the variant's mechanics fit them too (perft over bitboards), or
+	   tables no mirror may read (first-move leaps: vc_bb_mirrors) that
+	   serve perft or the mate test; NULL else */
 	struct vc_bb *bbm, *bb;
 	/* on boards of 65 to 128 squares, the same core over 128-bit sets
 	   (bitboard_wide.c) where the pieces and the moves on the board fit
@@ -847,6 +849,10 @@ int vc_bb_has_legal(const struct vc_position *p);
 int vc_bb_count_board(const struct vc_position *p);
 /* 1 when the tables b serve perft (the variant's mechanics fit them) */
 int vc_bb_serves_perft(const struct vc_bb *b);
+/* 1 when positions may keep a mirror by the tables b: 0 where they hold
+ * first-move leaps (cambodian), which the mirror's tests do not read;
+ * such tables serve perft and the mate test only (v->bb). */
+int vc_bb_mirrors(const struct vc_bb *b);
 /* Has the side to move, without a royal piece, a capture on the board?  1
  * or 0 over the mirror (every capture of such a side is legal; the end
  * rules are not asked, as vc_legal_capture asks them), -1 when the

@@ -111,8 +111,8 @@ VT_TEST(every_eligible_variant)
 	for (int i = 0; i < n; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
 		VT_CHECK(v != NULL);
-		int wide = v && !v->bb && vc_bbw_serves_perft(v->bbw);
-		if (!v || (!v->bb && !wide)) {
+		int wide = v && vc_bbw_serves_perft(v->bbw);
+		if (!v || (!vc_bb_serves_perft(v->bb) && !wide)) {
 			vc_variant_free(v);
 			continue;
 		}
@@ -146,12 +146,12 @@ VT_TEST(wide_core_on_small_boards)
 	VT_CHECK(ms != NULL);
 	for (int i = 0; i < n && ms; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
-		if (!v || !v->bbm || v->bbw) {
+		if (!v || (!v->bbm && !v->bb) || v->bbw) {
 			vc_variant_free(v);
 			continue;
 		}
 		v->bbw = vc_bbw_build(v); /* freed with v */
-		VT_CHECK(v->bbw || !vc_bb_serves_perft(v->bbm));
+		VT_CHECK(v->bbw || !vc_bb_serves_perft(v->bb));
 		struct vc_position *p = v->bbw ? vc_position_new(v) : NULL;
 		uint64_t seed = 3000u + (unsigned)i;
 		used += p != NULL;
@@ -189,10 +189,12 @@ VT_TEST(wide_core_on_small_boards)
 	vc_ctx_free(ctx);
 }
 
-/* The mate test and the moves on the board over 128-bit sets, on the
- * built-ins of 65 to 128 squares whose moves fit, against the general
- * way (the variant loaded without bitboards), in seeded random games. */
-VT_TEST(wide_mate_test)
+/* The mate test and the moves on the board where no mirror is kept (over
+ * 128-bit sets on the built-ins of 65 to 128 squares whose moves fit, and
+ * over tables with first-move leaps: cambodian), against the general way
+ * (the variant loaded without bitboards), in seeded random games.  Where
+ * a mirror is kept, mirror_against_tries tests them. */
+VT_TEST(mate_test_without_mirror)
 {
 	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
 	vc_ctx_set_bitboards(plain, 0);
@@ -201,7 +203,8 @@ VT_TEST(wide_mate_test)
 	VT_CHECK(ms != NULL);
 	for (int i = 0; i < n && ms; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
-		struct vc_variant *w = v && v->bbw ? vc_variant_load(plain, vc_builtin_name(i)) : NULL;
+		int none = v && (v->bbw || (v->bb && !v->bbm)); /* tables, no mirror */
+		struct vc_variant *w = none ? vc_variant_load(plain, vc_builtin_name(i)) : NULL;
 		struct vc_position *p = w ? vc_position_new(v) : NULL, *q = w ? vc_position_new(w) : NULL;
 		uint64_t seed = 4000u + (unsigned)i;
 		used += q != NULL;
@@ -211,13 +214,14 @@ VT_TEST(wide_mate_test)
 			for (int ply = 0; ply < 150; ply++) {
 				int nm = vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4);
 				int over = v->has_end && vc_end_by_rule(q, NULL, NULL);
-				int h = vc_bbw_has_legal(p), c = vc_bbw_count_board(p);
+				int h = v->bbw ? vc_bbw_has_legal(p) : vc_bb_has_legal(p);
+				int c = v->bbw ? vc_bbw_count_board(p) : vc_bb_count_board(p);
 				if (!over && ((h >= 0 && h != (nm > 0)) ||
 					      (c >= 0 && !v->nreserve && c != nm))) {
 					char fen[512];
 					vc_position_fen(q, fen, sizeof fen);
 					VT_FAIL_AT(__FILE__, __LINE__,
-						   "%s: %s: 128 bits: mate test %d, %d moves on the board; %d legal moves",
+						   "%s: %s: no mirror: mate test %d, %d moves on the board; %d legal moves",
 						   v->name, fen, h, c, nm);
 					g = 99;
 					break;
@@ -234,8 +238,7 @@ VT_TEST(wide_mate_test)
 		vc_variant_free(v);
 		vc_variant_free(w);
 	}
-	printf("# t_bb: %d built-ins of 65 to 128 squares take the mate test over 128-bit sets\n",
-	       used);
+	printf("# t_bb: %d built-ins take the mate test over tables without a mirror\n", used);
 	VT_CHECK(used >= 8);
 	free(ms);
 	vc_ctx_free(ctx);
@@ -482,6 +485,64 @@ static const char shapes_yaml[] =
 	"    - {right: Q, partner: a1, long: true}\n"
 	"rules: {en-passant: true}\n";
 
+/* The same shapes on 12x10 (120 squares, over 128-bit sets), with a hill
+ * above square 63 whose reaching by a king ends the game. */
+static const char wide_yaml[] =
+	"name: wide-shapes\n"
+	"board: {files: 12, ranks: 10}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - {name: nightrider, symbol: N, moves: [ride: [1, 2]]}\n"
+	"  - {name: lance, symbol: L, moves: [{ride: [0, 1], dirs: forward}]}\n"
+	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	"  - {name: bishop, symbol: B, moves: [ride: [1, 1]]}\n"
+	"  - name: hopper\n"
+	"    symbol: H\n"
+	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n"
+	"  - name: pawn\n"
+	"    symbol: P\n"
+	"    pawn: true\n"
+	"    moves:\n"
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
+	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n"
+	"         en-passant: true}\n"
+	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
+	"    promotion: {ranks: [9, 10], choices: [N, R, B], mandatory: [10]}\n"
+	"setup: \"rnlbhkhblnr1/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/RNLBHKHBLNR1 w KQkq - 0 1\"\n"
+	"castling:\n"
+	"  style: relative\n"
+	"  king: f1\n"
+	"  sides:\n"
+	"    - {right: K, partner: k1}\n"
+	"    - {right: Q, partner: a1, long: true}\n"
+	"end:\n"
+	"  region: {name: the hill, pieces: [king], squares: [f8, g8, f3, g3], result: win}\n"
+	"rules: {en-passant: true}\n";
+
+VT_TEST(made_wide_shapes)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "wide-shapes", wide_yaml, strlen(wide_yaml));
+	if (!v)
+		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	VT_CHECK(v && vc_bbw_serves_perft(v->bbw));
+	if (v && vc_bbw_serves_perft(v->bbw))
+		random_games(v, 79, full() ? 24 : 8, 120, 8, 3, vc_bbw_perft);
+	static const char *fens[] = {
+		/* a king a step from the hill (f8, square 89), and en passant */
+		"5k6/12/4K7/12/1p10/12/P11/12/12/12 w - - 0 1",
+		"r4k4r1/12/12/12/12/12/12/12/12/R4K4R1 w KQkq - 0 1",
+	};
+	struct vc_position *p = v && v->bbw ? vc_position_new(v) : NULL;
+	for (size_t i = 0; p && i < sizeof fens / sizeof fens[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
+		compare(__FILE__, __LINE__, "wide-shapes", p, 4, "edge", vc_bbw_perft);
+	}
+	vc_position_free(p);
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 VT_TEST(made_shapes)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
@@ -674,6 +735,39 @@ VT_TEST(castler_of_two)
 	vc_variant_free((struct vc_variant *)v);
 }
 
+/* Cambodian chess's first-move leaps (the king's knight leap, only out of
+ * check and onto an empty square; the met's two squares forward, which
+ * takes and so gives check while its right holds) at the edges: a met's
+ * leap that checks, that takes, that a pin forbids; a king in check that
+ * may not leap, and one whose leap lands on an attacked square.  Counted
+ * by the core (which must take them) and the general way. */
+VT_TEST(first_move_leaps)
+{
+	struct vc_variant *v = vc_variant_load(NULL, "cambodian");
+	struct vc_position *p = v && v->bb ? vc_position_new(v) : NULL;
+	VT_CHECK(p && !v->bbm && vc_bb_serves_perft(v->bb));
+	static const char *fens[] = {
+		"4k3/8/8/8/8/8/8/3KM3 w DE - 0 1",  "8/8/8/8/8/4k3/8/3KM3 b DE - 0 1",
+		"3rk3/8/8/8/8/8/8/3KM3 w DE - 0 1", "4k3/8/8/8/8/5r2/8/3KM3 w DE - 0 1",
+		"4k3/8/8/8/8/8/8/3KM2r w DE - 0 1", "4k3/8/8/8/8/4p3/8/3KM3 w DE - 0 1",
+		"4k3/8/8/8/8/8/8/3KM3 w - - 0 1",   "3mk3/8/3K4/8/8/8/8/8 w de - 0 1",
+	};
+	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
+	for (size_t i = 0; p && ms && i < sizeof fens / sizeof fens[0]; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
+		compare(__FILE__, __LINE__, "cambodian", p, 3, "edge", vc_bb_perft);
+		int n = vc_position_legal_moves(p, ms, VC_MAX_MOVES * 4);
+		VT_EQ_INT(vc_bb_has_legal(p), n > 0);
+		VT_EQ_INT(vc_bb_count_board(p), n);
+	}
+	/* the met's leap checks: the king on e3 must step away */
+	if (p && vc_position_set_fen(p, NULL, fens[1]) == VC_OK)
+		VT_CHECK(vc_in_check(p, VC_BLACK));
+	free(ms);
+	vc_position_free(p);
+	vc_variant_free(v);
+}
+
 /* The published counts, through the core (chess.perft checks more). */
 VT_TEST(chess_published)
 {
@@ -691,9 +785,9 @@ VT_TEST(chess_published)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(wide_mate_test),
+VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
