@@ -25,6 +25,7 @@
  * board.  En passant and castling are made on a copy and tested there.
  * Positions are copied, not unmade.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,7 @@ struct vc_bb {
 	/* promotion: the zones */
 	bbs pzone[2][BB_MAXT], azone[2][BB_MAXT];
 	bbs special[2][BB_MAXT]; /* destinations where a move may promote */
+	bbs fromzone[2][BB_MAXT]; /* origins from which every move may (shogi) */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
 	/* types whose leaps go by few square differences (a pawn's step and
@@ -546,7 +548,10 @@ static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 		for (int s = 0; s < 2; s++) {
 			b->special[s][t] = 0;
 			if (pt->promo_choices && pt->promo_ranks)
-				b->special[s][t] |= pt->promo_from_zone ? BB_ALL : b->pzone[s][t];
+				b->special[s][t] |= b->pzone[s][t];
+			b->fromzone[s][t] = 0;
+			if (pt->promo_choices && pt->promo_ranks && pt->promo_from_zone)
+				b->fromzone[s][t] = b->pzone[s][t];
 			if (pt->auto_to >= 0)
 				b->special[s][t] |= b->azone[s][t];
 		}
@@ -1001,7 +1006,9 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 
 static inline void add_set(struct gen *g, int from, bbs set, int t, int flags)
 {
-	bbs sp = g->b->special[g->us][t], plain = set & ~sp;
+	const struct vc_bb *b = g->b;
+	bbs sp = (b->fromzone[g->us][t] & bit(from)) ? BB_ALL : b->special[g->us][t];
+	bbs plain = set & ~sp;
 	if (g->count)
 		g->n += bb_pop(plain);
 	else
@@ -1047,7 +1054,8 @@ static void gen_short(struct gen *g, int from, int t, bbs mask)
 		if ((g->occ & p->need) || !(mask & bit(p->to)) ||
 		    (p->first && !(g->x->first & bit(from))))
 			continue;
-		if (g->count && !(b->special[g->us][t] & bit(p->to)))
+		if (g->count && !(b->special[g->us][t] & bit(p->to)) &&
+		    !(b->fromzone[g->us][t] & bit(from)))
 			g->n++;
 		else
 			add_promo(g, from, p->to, t, p->dbl ? BM_DOUBLE : 0);
@@ -1126,8 +1134,8 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
 	bbs sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
 	bbs each = g->x->pc[us][t];
-	if (g->count && b->setw[us][t]) { /* the pinned ones below */
-		bbs fr = each & ~pinned;
+	if (g->count && b->setw[us][t]) { /* the pinned ones below, and those in fromzone */
+		bbs fr = each & ~pinned & ~b->fromzone[us][t];
 		count_set(g, t, fr, mask);
 		if (b->shset[us][t])
 			count_shapes(g, t, fr, mask);
@@ -1137,7 +1145,7 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 		for (bbs m = b->haslep[us][t] && g->x->ep ? fr : 0; m; m &= m - 1)
 			if (b->lep[us][t][bb_ctz(m)])
 				gen_ep(g, bb_ctz(m), t);
-		each &= pinned;
+		each &= ~fr;
 	}
 	for (bbs m = each; m; m &= m - 1) {
 		int from = bb_ctz(m);
@@ -1507,7 +1515,9 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 			 int test)
 {
 	const struct vc_variant *v = p->v;
-	memset(x, 0, sizeof *x);
+	/* the board's entries are read only where a piece stands */
+	memset(x, 0, offsetof(struct bpos, board));
+	memset(x->board, 0, (size_t)v->nsq);
 	bbs on;
 #ifndef VC_BB_WIDE
 	if (v->bbm == b) { /* from the position's mirror */
@@ -1521,17 +1531,17 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	} else
 #endif
 	{
-		/* no mirror (a large board, first leaps): from the board itself */
-		for (int sq = 0; sq < v->nsq; sq++) {
-			uint8_t c = p->board[sq];
-			int s = vc_code_color(c);
-			if (!c)
-				continue;
-			if (s > 1 || vc_code_type(c) >= b->ntypes)
-				return -1;
-			x->pc[s][vc_code_type(c)] |= bit(sq);
-			x->occ[s] |= bit(sq);
-		}
+		/* no mirror (a large board, first leaps): from the piece lists */
+		if (p->npl[2])
+			return -1; /* pieces of no side */
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < p->npl[s]; i++) {
+				int sq = p->plist[s][i], t = vc_code_type(p->board[sq]);
+				if (t >= b->ntypes)
+					return -1;
+				x->pc[s][t] |= bit(sq);
+				x->occ[s] |= bit(sq);
+			}
 		on = x->occ[0] | x->occ[1];
 	}
 	for (; on; on &= on - 1) {

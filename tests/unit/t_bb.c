@@ -485,6 +485,41 @@ static const char shapes_yaml[] =
 	"    - {right: Q, partner: a1, long: true}\n"
 	"rules: {en-passant: true}\n";
 
+/* Promotion counted from the zone (as in shogi: a move that starts there
+ * may promote wherever it goes) by a piece counted set-wise at the last
+ * ply: the retreater, which starts in its zone, steps back out of it and
+ * may promote doing so. */
+static const char zone_yaml[] =
+	"name: zones\n"
+	"board: {files: 6, ranks: 8}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - name: retreater\n"
+	"    symbol: B\n"
+	"    moves: [{leap: [0, 1], dirs: backward}, {leap: [1, 1], dirs: forward, mode: capture}]\n"
+	"    promotion: {ranks: [7, 8], from-zone: true, choices: [+B]}\n"
+	"  - {name: general, symbol: +B, letter: G, moves: [leap: [1, 0]]}\n"
+	"setup: \"k5/2BBBB/6/6/6/6/bbbb2/5K w - - 0 1\"\n";
+
+VT_TEST(made_zones)
+{
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = vc_variant_load_mem(ctx, "zones", zone_yaml, strlen(zone_yaml));
+	if (!v)
+		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	VT_CHECK(v && vc_bb_serves_perft(v->bb));
+	if (v && vc_bb_serves_perft(v->bb)) {
+		struct vc_position *p = vc_position_new(v);
+		VT_CHECK(p != NULL);
+		if (p)
+			compare(__FILE__, __LINE__, "zones", p, 4, "start", vc_bb_perft);
+		vc_position_free(p);
+		random_games(v, 80, full() ? 24 : 8, 60, 4, 3, vc_bb_perft);
+	}
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+}
+
 /* The same shapes on 12x10 (120 squares, over 128-bit sets), with a hill
  * above square 63 whose reaching by a king ends the game. */
 static const char wide_yaml[] =
@@ -787,7 +822,7 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
