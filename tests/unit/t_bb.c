@@ -189,62 +189,6 @@ VT_TEST(wide_core_on_small_boards)
 	vc_ctx_free(ctx);
 }
 
-/* The mate test and the moves on the board where no mirror is kept (over
- * 128-bit sets on the built-ins of 65 to 128 squares whose moves fit, and
- * over tables with first-move leaps: cambodian), against the general way
- * (the variant loaded without bitboards), in seeded random games.  Where
- * a mirror is kept, mirror_against_tries tests them. */
-VT_TEST(mate_test_without_mirror)
-{
-	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
-	vc_ctx_set_bitboards(plain, 0);
-	int n = vc_builtin_count(), used = 0;
-	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
-	VT_CHECK(ms != NULL);
-	for (int i = 0; i < n && ms; i++) {
-		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
-		int none = v && (v->bbw || (v->bb && !v->bbm)); /* tables, no mirror */
-		struct vc_variant *w = none ? vc_variant_load(plain, vc_builtin_name(i)) : NULL;
-		struct vc_position *p = w ? vc_position_new(v) : NULL, *q = w ? vc_position_new(w) : NULL;
-		uint64_t seed = 4000u + (unsigned)i;
-		used += q != NULL;
-		for (int g = 0; p && q && g < (full() ? 8 : 3); g++) {
-			vc_position_start(p);
-			vc_position_start(q);
-			for (int ply = 0; ply < 150; ply++) {
-				int nm = vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4);
-				int over = v->has_end && vc_end_by_rule(q, NULL, NULL);
-				int h = v->bbw ? vc_bbw_has_legal(p) : vc_bb_has_legal(p);
-				int c = v->bbw ? vc_bbw_count_board(p) : vc_bb_count_board(p);
-				if (!over && ((h >= 0 && h != (nm > 0)) ||
-					      (c >= 0 && !v->nreserve && c != nm))) {
-					char fen[512];
-					vc_position_fen(q, fen, sizeof fen);
-					VT_FAIL_AT(__FILE__, __LINE__,
-						   "%s: %s: no mirror: mate test %d, %d moves on the board; %d legal moves",
-						   v->name, fen, h, c, nm);
-					g = 99;
-					break;
-				}
-				if (nm == 0 || vc_position_end(q, NULL))
-					break;
-				vc_move m = ms[next_rand(&seed) % (uint64_t)nm];
-				vc_position_make(p, &m);
-				vc_position_make(q, &m);
-			}
-		}
-		vc_position_free(p);
-		vc_position_free(q);
-		vc_variant_free(v);
-		vc_variant_free(w);
-	}
-	printf("# t_bb: %d built-ins take the mate test over tables without a mirror\n", used);
-	VT_CHECK(used >= 8);
-	free(ms);
-	vc_ctx_free(ctx);
-	vc_ctx_free(plain);
-}
-
 /* Variants with drops whose moves on the board fit the core: perft's last
  * ply counts those there and the drops in movegen.c.  Seeded random games
  * (pieces come into the hands as they go) are counted both ways. */
@@ -363,10 +307,15 @@ static int same_answers(const char *name, struct vc_position *p, struct vc_posit
 	return bad;
 }
 
-/* Random games of v (the mirror) and g (the same variant without it) in
- * step; after each move the check test too. */
-static void mirror_games(const struct vc_variant *v, const struct vc_variant *g, uint64_t seed,
-			 int games, int plies)
+/* p and q, one position: 0 when their answers agree (same_answers...) */
+typedef int answers_fn(const char *name, struct vc_position *p, struct vc_position *q,
+		       vc_move *ms);
+
+/* Random games of v (bitboards) and g (the same variant without them) in
+ * step, same() asked at every position; after each move the check test
+ * too. */
+static void lockstep_games(const struct vc_variant *v, const struct vc_variant *g, uint64_t seed,
+			   int games, int plies, answers_fn *same)
 {
 	vc_move *ms = malloc(VC_MAX_MOVES * 4 * sizeof *ms);
 	struct vc_position *p = vc_position_new(v), *q = vc_position_new(g);
@@ -375,7 +324,7 @@ static void mirror_games(const struct vc_variant *v, const struct vc_variant *g,
 		vc_position_start(p);
 		vc_position_start(q);
 		for (int ply = 0; ply < plies; ply++) {
-			if (same_answers(v->name, p, q, ms))
+			if (same(v->name, p, q, ms))
 				goto done;
 			int n = vc_position_legal_moves(q, ms, VC_MAX_MOVES);
 			if (n == 0 || vc_position_end(q, NULL))
@@ -395,32 +344,87 @@ done:
 	free(ms);
 }
 
-VT_TEST(mirror_against_tries)
+/* Every built-in that takes(), with and without bitboards, in
+ * lockstep_games (seeds from seed0); how many it took. */
+static int lockstep_builtins(int (*takes)(const struct vc_variant *v), answers_fn *same,
+			     unsigned seed0, int games, int plies)
 {
 	struct vc_ctx *ctx = vc_ctx_new(), *plain = vc_ctx_new();
 	vc_ctx_set_bitboards(plain, 0);
-	int n = vc_builtin_count(), with = 0;
+	int n = vc_builtin_count(), used = 0;
 	for (int i = 0; i < n; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
 		struct vc_variant *g = vc_variant_load(plain, vc_builtin_name(i));
-		VT_CHECK(v && g && !g->bbm);
-		if (v && g && v->bbm) {
-			with++;
-			mirror_games(v, g, 77u + (unsigned)i, full() ? 8 : 2, full() ? 200 : 80);
+		VT_CHECK(v && g && !g->bbm && !g->bb && !g->bbw);
+		if (v && g && takes(v)) {
+			used++;
+			lockstep_games(v, g, seed0 + (unsigned)i, games, plies, same);
 		}
 		vc_variant_free(v);
 		vc_variant_free(g);
 	}
-	printf("# t_bb: %d of %d built-in variants keep a mirror\n", with, n);
+	vc_ctx_free(ctx);
+	vc_ctx_free(plain);
+	return used;
+}
+
+static int keeps_mirror(const struct vc_variant *v)
+{
+	return v->bbm != NULL;
+}
+
+VT_TEST(mirror_against_tries)
+{
+	int with = lockstep_builtins(keeps_mirror, same_answers, 77, full() ? 8 : 2,
+				     full() ? 200 : 80);
+	printf("# t_bb: %d of %d built-in variants keep a mirror\n", with, vc_builtin_count());
 	VT_CHECK(with > 0);
 	/* SICO's keeps one with a type left out that takes (the bounceshop,
 	 * on the board from the start in variation 15, so its random games
 	 * above tested both ways) and one that does not (the Kirby) */
-	struct vc_variant *s = vc_variant_load(ctx, "sico-15");
+	struct vc_variant *s = vc_variant_load(NULL, "sico-15");
 	VT_CHECK(s && s->bbm && s->bboutcap && (s->bbout & ~s->bboutcap));
 	vc_variant_free(s);
-	vc_ctx_free(ctx);
-	vc_ctx_free(plain);
+}
+
+/* The mate test and the number of moves on the board by the tables of p
+ * where no mirror is kept, against the general way's legal moves in q,
+ * where the game goes on (the drops are the caller's, so that number only
+ * without a hand). */
+static int same_mate_test(const char *name, struct vc_position *p, struct vc_position *q,
+			  vc_move *ms)
+{
+	const struct vc_variant *v = p->v;
+	int nm = vc_position_legal_moves(q, ms, VC_MAX_MOVES * 4);
+	int h = v->bbw ? vc_bbw_has_legal(p) : vc_bb_has_legal(p);
+	int c = v->bbw ? vc_bbw_count_board(p) : vc_bb_count_board(p);
+	if ((v->has_end && vc_end_by_rule(q, NULL, NULL)) ||
+	    ((h < 0 || h == (nm > 0)) && (c < 0 || v->nreserve || c == nm)))
+		return 0;
+	char fen[512];
+	vc_position_fen(q, fen, sizeof fen);
+	VT_FAIL_AT(__FILE__, __LINE__,
+		   "%s: %s: no mirror: mate test %d, %d moves on the board; %d legal moves", name,
+		   fen, h, c, nm);
+	return 1;
+}
+
+/* tables no mirror reads: over 128-bit sets (65 to 128 squares), or with
+ * first-move leaps (cambodian) */
+static int tables_without_mirror(const struct vc_variant *v)
+{
+	return v->bbw || (v->bb && !v->bbm);
+}
+
+/* The mate test and the moves on the board where no mirror is kept,
+ * against the general way in seeded random games.  Where a mirror is kept,
+ * mirror_against_tries tests them. */
+VT_TEST(mate_test_without_mirror)
+{
+	int used = lockstep_builtins(tables_without_mirror, same_mate_test, 4000,
+				     full() ? 8 : 3, 150);
+	printf("# t_bb: %d built-ins take the mate test over tables without a mirror\n", used);
+	VT_CHECK(used >= 8);
 }
 
 /* The validator loads its variants by its context's setting: without
@@ -441,6 +445,22 @@ VT_TEST(validator_follows_the_context)
 		vc_ctx_free(ctx);
 	}
 }
+
+/* pieces of the made variants below: a hopper (moves as a knight, takes
+ * as a rook) and a pawn that steps two or three squares at first (two
+ * en-passant targets); each variant gives the pawn its promotion */
+#define MADE_HOPPER_AND_PAWN \
+	"  - name: hopper\n" \
+	"    symbol: H\n" \
+	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n" \
+	"  - name: pawn\n" \
+	"    symbol: P\n" \
+	"    pawn: true\n" \
+	"    moves:\n" \
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n" \
+	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n" \
+	"         en-passant: true}\n" \
+	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
 
 /* A variant made for the shapes no built-in that fits has: a nightrider
  * (a ride whose step is no compass direction), a lance (one direction
@@ -463,17 +483,7 @@ static const char shapes_yaml[] =
 	"  - name: rook\n"
 	"    symbol: R\n"
 	"    moves: [ride: [1, 0]]\n"
-	"  - name: hopper\n"
-	"    symbol: H\n"
-	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n"
-	"  - name: pawn\n"
-	"    symbol: P\n"
-	"    pawn: true\n"
-	"    moves:\n"
-	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
-	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n"
-	"         en-passant: true}\n"
-	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
+	MADE_HOPPER_AND_PAWN
 	"    promotion: {ranks: [6, 7, 8], choices: [N, L, H], mandatory: [8]}\n"
 	"setup: \"rnlhkhlr/pppppppp/8/8/8/8/PPPPPPPP/RNLHKHLR w KQkq - 0 1\"\n"
 	"castling:\n"
@@ -484,6 +494,15 @@ static const char shapes_yaml[] =
 	"    - {right: K, partner: h1}\n"
 	"    - {right: Q, partner: a1, long: true}\n"
 	"rules: {en-passant: true}\n";
+
+/* a variant made for a test from its YAML, or NULL (the reason printed) */
+static struct vc_variant *made(struct vc_ctx *ctx, const char *name, const char *yaml)
+{
+	struct vc_variant *v = vc_variant_load_mem(ctx, name, yaml, strlen(yaml));
+	if (!v)
+		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	return v;
+}
 
 /* Promotion counted from the zone (as in shogi: a move that starts there
  * may promote wherever it goes) by a piece counted set-wise at the last
@@ -501,23 +520,33 @@ static const char zone_yaml[] =
 	"  - {name: general, symbol: +B, letter: G, moves: [leap: [1, 0]]}\n"
 	"setup: \"k5/2BBBB/6/6/6/6/bbbb2/5K w - - 0 1\"\n";
 
-VT_TEST(made_zones)
+/* A made variant counted by the core's perft bbp (which must take it)
+ * and the general way: seeded random games (a count every 'every' plies),
+ * then the positions fens[] to depth 4. */
+static void made_games(const char *name, const char *yaml, bb_perft_fn *bbp, uint64_t seed,
+		       int plies, int every, const char *const *fens, size_t nfens)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
-	struct vc_variant *v = vc_variant_load_mem(ctx, "zones", zone_yaml, strlen(zone_yaml));
-	if (!v)
-		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
-	VT_CHECK(v && vc_bb_serves_perft(v->bb));
-	if (v && vc_bb_serves_perft(v->bb)) {
-		struct vc_position *p = vc_position_new(v);
-		VT_CHECK(p != NULL);
-		if (p)
-			compare(__FILE__, __LINE__, "zones", p, 4, "start", vc_bb_perft);
-		vc_position_free(p);
-		random_games(v, 80, full() ? 24 : 8, 60, 4, 3, vc_bb_perft);
+	struct vc_variant *v = made(ctx, name, yaml);
+	int fits = v && (bbp == vc_bbw_perft ? vc_bbw_serves_perft(v->bbw)
+					     : vc_bb_serves_perft(v->bb));
+	VT_CHECK(fits);
+	if (fits)
+		random_games(v, seed, full() ? 24 : 8, plies, every, 3, bbp);
+	struct vc_position *p = fits ? vc_position_new(v) : NULL;
+	for (size_t i = 0; p && i < nfens; i++) {
+		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
+		compare(__FILE__, __LINE__, name, p, 4, "edge", bbp);
 	}
+	vc_position_free(p);
 	vc_variant_free(v);
 	vc_ctx_free(ctx);
+}
+
+VT_TEST(made_zones)
+{
+	static const char *const fens[] = { "k5/2BBBB/6/6/6/6/bbbb2/5K w - - 0 1" }; /* the start */
+	made_games("zones", zone_yaml, vc_bb_perft, 80, 60, 4, fens, 1);
 }
 
 /* The same shapes on 12x10 (120 squares, over 128-bit sets), with a hill
@@ -531,17 +560,7 @@ static const char wide_yaml[] =
 	"  - {name: lance, symbol: L, moves: [{ride: [0, 1], dirs: forward}]}\n"
 	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
 	"  - {name: bishop, symbol: B, moves: [ride: [1, 1]]}\n"
-	"  - name: hopper\n"
-	"    symbol: H\n"
-	"    moves: [{leap: [1, 2], mode: move}, {ride: [1, 0], mode: capture}]\n"
-	"  - name: pawn\n"
-	"    symbol: P\n"
-	"    pawn: true\n"
-	"    moves:\n"
-	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
-	"      - {ride: [0, 1], dirs: forward, mode: move, range: 3, min: 2, from-rank: 2,\n"
-	"         en-passant: true}\n"
-	"      - {leap: [1, 1], dirs: forward, mode: capture, en-passant: true}\n"
+	MADE_HOPPER_AND_PAWN
 	"    promotion: {ranks: [9, 10], choices: [N, R, B], mandatory: [10]}\n"
 	"setup: \"rnlbhkhblnr1/pppppppppppp/12/12/12/12/12/12/PPPPPPPPPPPP/RNLBHKHBLNR1 w KQkq - 0 1\"\n"
 	"castling:\n"
@@ -556,34 +575,18 @@ static const char wide_yaml[] =
 
 VT_TEST(made_wide_shapes)
 {
-	struct vc_ctx *ctx = vc_ctx_new();
-	struct vc_variant *v = vc_variant_load_mem(ctx, "wide-shapes", wide_yaml, strlen(wide_yaml));
-	if (!v)
-		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
-	VT_CHECK(v && vc_bbw_serves_perft(v->bbw));
-	if (v && vc_bbw_serves_perft(v->bbw))
-		random_games(v, 79, full() ? 24 : 8, 120, 8, 3, vc_bbw_perft);
-	static const char *fens[] = {
+	static const char *const fens[] = {
 		/* a king a step from the hill (f8, square 89), and en passant */
 		"5k6/12/4K7/12/1p10/12/P11/12/12/12 w - - 0 1",
 		"r4k4r1/12/12/12/12/12/12/12/12/R4K4R1 w KQkq - 0 1",
 	};
-	struct vc_position *p = v && v->bbw ? vc_position_new(v) : NULL;
-	for (size_t i = 0; p && i < sizeof fens / sizeof fens[0]; i++) {
-		VT_CHECK(vc_position_set_fen(p, NULL, fens[i]) == VC_OK);
-		compare(__FILE__, __LINE__, "wide-shapes", p, 4, "edge", vc_bbw_perft);
-	}
-	vc_position_free(p);
-	vc_variant_free(v);
-	vc_ctx_free(ctx);
+	made_games("wide-shapes", wide_yaml, vc_bbw_perft, 79, 120, 8, fens, 2);
 }
 
 VT_TEST(made_shapes)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
-	struct vc_variant *v = vc_variant_load_mem(ctx, "shapes", shapes_yaml, strlen(shapes_yaml));
-	if (!v)
-		printf("# t_bb: %s\n", vc_ctx_last_message(ctx));
+	struct vc_variant *v = made(ctx, "shapes", shapes_yaml);
 	VT_CHECK(v && v->bb);
 	if (v && v->bb) {
 		random_games(v, 77, full() ? 24 : 6, 100, 10, 3, vc_bb_perft);
