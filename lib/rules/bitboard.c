@@ -546,12 +546,12 @@ static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 					b->azone[s][t] |= bit(sq);
 			}
 		for (int s = 0; s < 2; s++) {
-			b->special[s][t] = 0;
-			if (pt->promo_choices && pt->promo_ranks)
-				b->special[s][t] |= b->pzone[s][t];
-			b->fromzone[s][t] = 0;
-			if (pt->promo_choices && pt->promo_ranks && pt->promo_from_zone)
-				b->fromzone[s][t] = b->pzone[s][t];
+			b->special[s][t] = b->fromzone[s][t] = 0;
+			if (pt->promo_choices && pt->promo_ranks) {
+				b->special[s][t] = b->pzone[s][t];
+				if (pt->promo_from_zone)
+					b->fromzone[s][t] = b->pzone[s][t];
+			}
 			if (pt->auto_to >= 0)
 				b->special[s][t] |= b->azone[s][t];
 		}
@@ -1134,6 +1134,10 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
 	bbs sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
 	bbs each = g->x->pc[us][t];
+	/* the pieces whose first-move leaps are open now */
+	bbs firsts = (b->hasfirst[us] >> t & 1) && !(g->inchk && (b->funchecked[us] >> t & 1))
+			     ? g->x->first
+			     : 0;
 	if (g->count && b->setw[us][t]) { /* the pinned ones below, and those in fromzone */
 		bbs fr = each & ~pinned & ~b->fromzone[us][t];
 		count_set(g, t, fr, mask);
@@ -1151,8 +1155,7 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 		int from = bb_ctz(m);
 		bbs mk = (pinned & bit(from)) ? mask & line[from] : mask;
 		bbs quiet = lq[from], cap = lc[from];
-		if ((b->hasfirst[us] >> t & 1) && (g->x->first & bit(from)) &&
-		    !(g->inchk && (b->funchecked[us] >> t & 1))) {
+		if (firsts & bit(from)) {
 			quiet |= b->fq[us][t][from];
 			cap |= b->fc[us][t][from];
 		}

@@ -53,7 +53,10 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 	/* once the piece that castles is known: the bitboard core's tables, or
 	 * NULL when the board and pieces do not fit them (attack tests and
 	 * perft go the general way); perft takes them only when the variant's
-	 * mechanics fit too.  The start position built above gets its mirror. */
+	 * mechanics fit too.  Tables no mirror may read (first-move leaps) are
+	 * kept as bb alone, and boards over 64 squares get the 128-bit build
+	 * (bbw), without a mirror.  The start position built above gets its
+	 * mirror. */
 	struct vc_bb *tables = vc_ctx_bitboards(ctx) ? vc_bb_build(v) : NULL;
 	v->bbm = vc_bb_mirrors(tables) ? tables : NULL;
 	v->bb = tables && (vc_bb_serves_perft(tables) || !v->bbm) ? tables : NULL;
