@@ -493,7 +493,8 @@ typedef void vc_done_fn(void *user, struct vc_game *g, const char *out, size_t l
 			void *result);
 
 struct vc_parallel_opts {
-	int jobs;           /* worker threads; 1 runs everything in the caller's thread */
+	int jobs;           /* threads working on games (vc_parallel_run: the caller's is
+			     * one of them); 1 runs everything in the caller's thread */
 	size_t window;      /* games in flight; 0: 64 per job */
 	size_t result_size; /* bytes of each game's result */
 	vc_worker_new_fn *worker_new;
@@ -505,7 +506,8 @@ struct vc_parallel_opts {
 
 /* Reads every game of r through the workers.  The workers read, one at a
  * time, a batch of games each and work on their own batch, so a game is
- * built and worked on in one thread.  r and ctx are used by one thread at
+ * built and worked on in one thread; the caller's thread is one of the
+ * workers and hands the results over between its batches.  r and ctx are used by one thread at
  * a time, never while done runs: what the reader reports to ctx is held
  * and handed to ctx's callback just before the first game read after it,
  * as one thread would.  VC_OK, or VC_FATAL when the input failed or

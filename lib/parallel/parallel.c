@@ -16,7 +16,8 @@
  *    [next, tail) are ready.
  *  - vc_parallel_run (a reader): the workers read, one at a time under
  *    `rlock`, a batch of games each into the slots from `tail` on, then
- *    work on their own batch.  A game is then built and replayed by the
+ *    work on their own batch; the caller's thread is one of them, and
+ *    hands over between its batches (caller_work).  A game is then built and replayed by the
  *    same processor, its memory warm in that processor's cache; handing
  *    built games from one thread to another cost more than the reading
  *    saved, since the cache lines of every game crossed between cores.
@@ -28,10 +29,11 @@
  * caller's next function (vc_parallel_each) may fill it too.
  *
  * Wake-ups are batched: the caller's thread waits only when it has nothing
- * to hand over (and, with a next function, the window is full), and a
- * worker wakes it when the head is done and either half the window is
- * done behind it, or a reader waits for room, or the workers have nothing
- * left to take (or the input has ended).  So the caller hands over and
+ * to hand over (and, with a next function, the window is full; with a
+ * reader, it has no room for a batch of its own), and a worker wakes it
+ * when the head is done and either half the window is done behind it, or
+ * a reader waits for room, or the workers have nothing left to take (or
+ * the input has ended); with a reader, as soon as the head is done.  So the caller hands over and
  * reads games a few at a time rather than being woken for each one; every
  * finished game re-checks the condition, so none is missed.
  */
@@ -109,8 +111,9 @@ static int should_wake(const struct pool *pl)
 {
 	if (pl->head == pl->tail || pl->slots[pl->head % pl->window].state != SLOT_DONE)
 		return 0;
-	if (pl->eof || pl->next == pl->tail || pl->room_waiting)
-		return 1;
+	if (pl->eof || pl->r || pl->next == pl->tail || pl->room_waiting)
+		return 1; /* reading workers: the caller's thread waits only when it can do
+			   * nothing else */
 	size_t half = (pl->window + 1) / 2, k = pl->head;
 	while (k < pl->tail && k - pl->head < half && pl->slots[k % pl->window].state == SLOT_DONE)
 		k++;
@@ -230,12 +233,17 @@ static int no_room(const struct pool *pl, const struct warg *me)
 
 /* Under rlock: reads up to pl->batch games into the slots from tail on;
  * their count (0 once the input has ended).  Waits, without rlock, while
- * the window is full. */
+ * the window is full; but the caller's thread (index 0), which hands the
+ * games over, returns 0 then, with pl->eof unset. */
 static size_t read_batch(struct pool *pl, int index, size_t *first)
 {
 	struct warg *me = &pl->wargs[index];
 	pthread_mutex_lock(&pl->lock);
 	while (no_room(pl, me)) {
+		if (index == 0) {
+			pthread_mutex_unlock(&pl->lock);
+			return 0;
+		}
 		/* rlock is released meanwhile: done() needs it to free slots */
 		pl->room_waiting++;
 		if (pl->waiting && should_wake(pl))
@@ -431,10 +439,13 @@ static vc_status pool_start(struct pool *pl, struct vc_ctx *ctx, const struct vc
 	 * ctx then never runs beside a read */
 	if (r)
 		pthread_mutex_lock(&pl->rlock);
-	for (int i = 0; i < o->jobs && st == VC_OK; i++) {
+	for (int i = 0; i < o->jobs; i++) {
 		pl->wargs[i].pl = pl;
 		pl->wargs[i].index = i;
-		if (pthread_create(&pl->threads[i], NULL, fn, &pl->wargs[i]) != 0) {
+	}
+	/* with a reader, the caller's thread is worker 0 (caller_work) */
+	for (int i = r ? 1 : 0; i < o->jobs && st == VC_OK; i++) {
+		if (pthread_create(&pl->threads[pl->nthreads], NULL, fn, &pl->wargs[i]) != 0) {
 			vc_emit(ctx, VC_SEV_FATAL, "threads", NULL, 0, 0, NULL,
 				"cannot start worker threads");
 			st = VC_FATAL;
@@ -457,8 +468,8 @@ static void pool_end(struct pool *pl)
 	pthread_mutex_unlock(&pl->lock);
 	for (int i = 0; i < pl->nthreads; i++)
 		pthread_join(pl->threads[i], NULL);
-	for (int i = 0; pl->states && i < pl->nthreads; i++)
-		if (pl->o->worker_free)
+	for (int i = 0; pl->states && i < pl->o->jobs; i++)
+		if (pl->o->worker_free && pl->states[i])
 			pl->o->worker_free(pl->states[i]);
 	for (size_t i = 0; pl->slots && i < pl->window; i++) {
 		vc_game_free(pl->games ? pl->games[i] : NULL);
@@ -522,6 +533,44 @@ static size_t hand_over(struct pool *pl)
 	return n;
 }
 
+/* The caller's thread as the first reading worker (vc_parallel_run): it
+ * reads and works on batches as the others do, and between them hands the
+ * finished games over, so jobs threads run where jobs + 1 did (the one
+ * that only handed over was woken hundreds of times a second, each time
+ * taking a processor from a worker).  It reads only when there is room
+ * for a batch of its own: games come back to it only when it hands them
+ * over, so it never waits for room, but for the head of the ring to be
+ * done, on done_cv.  Under the lock on entry and on return. */
+static void caller_work(struct pool *pl, void *state)
+{
+	struct warg *me = &pl->wargs[0];
+	for (;;) {
+		if (hand_over(pl))
+			continue;
+		if (pl->eof && pl->head == pl->tail)
+			return;
+		if (pl->eof || no_room(pl, me)) {
+			pl->waiting = 1;
+			pthread_cond_wait(&pl->done_cv, &pl->lock);
+			pl->waiting = 0;
+			continue;
+		}
+		pthread_mutex_unlock(&pl->lock);
+		/* rlock before the room is looked at again: while it is held no
+		 * other worker moves tail, and only this thread moves head */
+		pthread_mutex_lock(&pl->rlock);
+		size_t first = 0, n = read_batch(pl, 0, &first);
+		pthread_mutex_unlock(&pl->rlock);
+		for (size_t k = 0; k < n; k++) {
+			struct slot *s = &pl->slots[(first + k) % pl->window];
+			pl->o->work(state, s->g, s->out, s->result);
+		}
+		pthread_mutex_lock(&pl->lock);
+		for (size_t k = 0; k < n; k++)
+			pl->slots[(first + k) % pl->window].state = SLOT_DONE;
+	}
+}
+
 vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct vc_parallel_opts *o)
 {
 	if (o->jobs <= 1)
@@ -532,15 +581,8 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 	vc_ctx_set_diag(ctx, hold_diag, &pl);
 	vc_status st = pool_start(&pl, ctx, o, r, reading_worker);
 	pthread_mutex_lock(&pl.lock);
-	while (st == VC_OK) {
-		if (hand_over(&pl))
-			continue;
-		if (pl.eof && pl.head == pl.tail)
-			break;
-		pl.waiting = 1;
-		pthread_cond_wait(&pl.done_cv, &pl.lock);
-		pl.waiting = 0;
-	}
+	if (st == VC_OK)
+		caller_work(&pl, worker_state(&pl.wargs[0]));
 	if (pl.fatal)
 		st = VC_FATAL;
 	pthread_mutex_unlock(&pl.lock);
