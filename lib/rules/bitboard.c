@@ -96,6 +96,7 @@ static inline bbs bb_words(const uint64_t *w)
 #define BM_EP 2
 #define BM_DOUBLE 4
 #define BM_CASTLE 8
+#define BM_DROP 16 /* from: the type dropped; promo: the face it shows (type + 1), or 0 */
 
 static inline bbs bit(int sq)
 {
@@ -187,6 +188,12 @@ struct vc_bb {
 	 * types that count there */
 	bbs region[2];
 	uint64_t regtypes;
+	/* perft with a hand (hands_fit): where each type may be dropped, the
+	 * types also dropped face up as another (their type + 1), and
+	 * whether promoted pieces are marked (captured-promoted: pawn) */
+	int hands, marks;
+	bbs dropzone[2][BB_MAXT];
+	uint8_t faceup[BB_MAXT];
 };
 
 /* a position */
@@ -199,7 +206,9 @@ struct bpos {
 	int8_t king[2];
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
 	uint8_t checks[2];              /* checks given (end: checks) */
-	uint8_t board[BB_NSQ];              /* type + 1, 0 empty */
+	uint8_t hand[2][BB_MAXT];       /* pieces in hand (perft with hands only) */
+	bbs promoted;                   /* pieces marked promoted (b->marks only) */
+	uint8_t board[BB_NSQ];          /* type + 1, 0 empty */
 };
 
 struct bmove {
@@ -483,10 +492,28 @@ static int end_fits(const struct vc_variant *v)
 	return !e->passes && !e->facing_pass;
 }
 
+/* Perft over bitboards with a hand knows one reserve, the hand, filled by
+ * captures or from the start, its pieces dropped on the empty squares
+ * their drop ranks and regions allow (face up too, drop-promoted); not the
+ * drop rules that look at the position (one per file, no mate by a drop,
+ * squares of other colours), dropping first (must-drop), castling rights
+ * given by drops, nor no-check. */
+static int hands_fit(const struct vc_variant *v)
+{
+	if (v->nreserve != 1 || !(v->rules & VC_R_DROPS) || v->drop_rule_types ||
+	    (v->rules & (VC_R_MUST_DROP | VC_R_CASTLE_DROPS | VC_R_NO_CHECK)))
+		return 0;
+	for (int t = 0; t < v->ntypes; t++)
+		if (v->types[t].drop_colours)
+			return 0;
+	return 1;
+}
+
 /* The mechanics the generator over bitboards knows: moving, taking (en
  * passant too), promoting and castling, a royal piece in check that may
- * only take (makpong), the end rules of end_fits, and sides without a
- * royal piece (every move legal: extinction, horde).  With
+ * only take (makpong), the end rules of end_fits, sides without a
+ * royal piece (every move legal: extinction, horde), and a hand
+ * (hands_fit).  With
  * moves, those of the moves on the board alone for the mate test (a legal
  * move on the board is one whatever else the variant has): any end rule,
  * regions (the paths keep to them already) and drops from a hand may be
@@ -496,7 +523,7 @@ static int mechanics_fit(const struct vc_variant *v, int moves)
 	unsigned known = VC_R_EP | VC_R_CASTLE_THROUGH_CHECK | VC_R_CASTLE_ANY_PARTNER |
 			 VC_R_KING_CHECK_CAPTURES;
 	int k = v->king_type;
-	if (moves)
+	if (moves || hands_fit(v))
 		known |= VC_R_DROPS | VC_R_CAPTURE_TO_HAND | VC_R_DROP_PROMOTED;
 	/* perft tests every move for the check it gives under no-check, the
 	 * one complex mechanic it knows */
@@ -504,7 +531,7 @@ static int mechanics_fit(const struct vc_variant *v, int moves)
 	known |= complex_known;
 	if ((v->has_complex && !(v->rules & complex_known)) || (v->rules & ~known) ||
 	    (moves && k < 0) ||
-	    (!moves && (v->nreserve || v->nregions || !end_fits(v))))
+	    (!moves && ((v->nreserve && !hands_fit(v)) || v->nregions || !end_fits(v))))
 		return 0;
 	if (k >= 0 && v->ncastle && v->castle_type != k)
 		return 0;
@@ -713,6 +740,23 @@ static int back_tables(struct vc_bb *b)
 	return 0;
 }
 
+/* Perft with a hand: where each type may be dropped, as gen_drops in
+ * movegen.c allows it, and the face it may show. */
+static void hand_tables(struct vc_bb *b, const struct vc_variant *v)
+{
+	b->hands = 1;
+	b->marks = (v->rules & VC_R_CAPTURE_TO_HAND) && v->captured_promoted == VC_HAND_PAWN;
+	for (int t = 0; t < v->ntypes; t++) {
+		int up = vc_drop_face_up(v, t);
+		b->faceup[t] = (uint8_t)(up >= 0 ? up + 1 : 0);
+		for (int s = 0; s < 2; s++)
+			for (int sq = 0; sq < v->nsq; sq++)
+				if (vc_drop_rank_ok(v, t, vc_rel_rank(v, s, sq)) &&
+				    vc_drop_region_ok(v, t, s, sq))
+					b->dropzone[s][t] |= bit(sq);
+	}
+}
+
 struct vc_bb *vc_bb_build(const struct vc_variant *v)
 {
 	struct vc_bb *b = calloc(1, sizeof *b);
@@ -751,6 +795,8 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		b->region[s] = bb_words(v->end.region_sq[s]);
 	b->regtypes = v->end.region_types;
 	b->moves = !b->out && mechanics_fit(v, 1);
+	if (b->perft && v->nreserve)
+		hand_tables(b, v);
 #ifdef VC_BB_WIDE
 	b->nomirror = 1; /* no mirror on such boards */
 #endif
@@ -880,6 +926,29 @@ static bbs ep_targets(const struct vc_variant *v, int from, int to)
 	return e;
 }
 
+/* The type a piece of type ct goes into the hand as, marked promoted or
+ * not (position.c's take_victim). */
+static int hand_type(const struct vc_variant *v, int ct, int marked)
+{
+	if (v->captured_promoted == VC_HAND_UNPROMOTED && v->types[ct].demote_to >= 0)
+		return v->types[ct].demote_to;
+	if (v->captured_promoted == VC_HAND_PAWN && marked && v->pawn_type >= 0)
+		return v->pawn_type;
+	return ct;
+}
+
+/* A piece of side us moved from 'from' to 'to' (t its type, promo the
+ * move's): the promoted mark goes with it, comes with a promotion, and
+ * goes when the piece turns back over (position.c's make_ordinary). */
+static void move_mark(const struct vc_variant *v, struct bpos *c, int from, int to, int t,
+		      int promo)
+{
+	bbs on = c->promoted & bit(from) ? bit(to) : 0;
+	if (promo)
+		on = v->types[t].demote_to == promo - 1 ? 0 : bit(to);
+	c->promoted = (c->promoted & ~bit(from)) | on;
+}
+
 static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bpos *c,
 		    const struct bpos *x, const struct bmove *m)
 {
@@ -891,14 +960,24 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 		make_castle(b, v, c, m);
 		goto done;
 	}
+	if (m->flags & BM_DROP) { /* from: the type; face up as promo says */
+		c->hand[us][from]--;
+		put(c, us, m->promo ? m->promo - 1 : from, to);
+		goto done;
+	}
 	int t = x->board[from] - 1;
 	if (m->flags & BM_CAP) {
-		int cs = (m->flags & BM_EP) ? x->epvictim : to;
-		lift(c, them, x->board[cs] - 1, cs);
+		int cs = (m->flags & BM_EP) ? x->epvictim : to, ct = x->board[cs] - 1;
+		lift(c, them, ct, cs);
 		c->first &= ~bit(cs);
+		if (b->hands && (v->rules & VC_R_CAPTURE_TO_HAND))
+			c->hand[us][hand_type(v, ct, (x->promoted & bit(cs)) != 0)]++;
+		c->promoted &= ~bit(cs);
 	}
 	lift(c, us, t, from);
 	put(c, us, m->promo ? m->promo - 1 : t, to);
+	if (b->marks)
+		move_mark(v, c, from, to, t, m->promo);
 	c->first &= ~(bit(from) | bit(to));
 	if (t == b->king)
 		c->king[us] = (int8_t)to;
@@ -1281,6 +1360,29 @@ static void gen_king(struct gen *g, int k)
 	}
 }
 
+/* Drops from the hand onto targets (the empty squares, or those that
+ * block a check): all of them legal, since no drop uncovers the side's
+ * royal piece. */
+static void gen_hand(struct gen *g, bbs targets)
+{
+	const struct vc_bb *b = g->b;
+	int us = g->us;
+	for (int t = 0; t < b->ntypes; t++) {
+		if (!g->x->hand[us][t])
+			continue;
+		bbs to = targets & b->dropzone[us][t];
+		if (g->count) {
+			g->n += bb_pop(to) << (b->faceup[t] != 0);
+			continue;
+		}
+		for (; to; to &= to - 1) {
+			push(g, t, bb_ctz(to), 0, BM_DROP);
+			if (b->faceup[t])
+				push(g, t, bb_ctz(to), b->faceup[t], BM_DROP);
+		}
+	}
+}
+
 /* The moves of a side without a royal piece: all of them are legal.  It
  * castles with the piece vc_castler names: of the type that castles, the
  * one on its start square, else the one on the lowest square. */
@@ -1293,6 +1395,8 @@ static int gen_free(struct gen *g)
 	for (int t = 0; t < b->ntypes; t++)
 		if (x->pc[us][t])
 			gen_type(g, t, BB_ALL, 0, NULL);
+	if (b->hands)
+		gen_hand(g, ~g->occ);
 	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
 		return g->n;
 	bbs c = x->pc[us][v->castle_type];
@@ -1348,6 +1452,8 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 		return g.n;
 	if (v->ncastle)
 		gen_castling(&g, k, chk != 0);
+	if (b->hands && !(any && g.n))
+		gen_hand(&g, ~g.occ & (chk ? block : BB_ALL));
 	return g.n;
 }
 
@@ -1464,7 +1570,7 @@ static int can_reply(const struct vc_bb *b, const struct vc_variant *v, const st
 {
 	int n = gen_legal(b, v, x, buf, 0, 0);
 	for (int i = 0; i < n; i++)
-		if ((b->region[VC_BLACK] & bit(buf[i].to)) &&
+		if (!(buf[i].flags & BM_DROP) && (b->region[VC_BLACK] & bit(buf[i].to)) &&
 		    (b->regtypes >> (x->board[buf[i].from] - 1) & 1))
 			return 1;
 	return 0;
@@ -1672,6 +1778,12 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 	struct bpos x;
 	if (!b || depth < 1 || from_position(b, p, &x, 1))
 		return 0;
+	for (int s = 0; b->hands && s < 2; s++)
+		for (int t = 0; t < b->ntypes; t++)
+			x.hand[s][t] = p->res[s][0][t];
+	for (int sq = 0; b->marks && sq < b->nsq; sq++)
+		if (x.board[sq] && (p->sqf[sq] & VC_SQF_PROMOTED))
+			x.promoted |= bit(sq);
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return 0;

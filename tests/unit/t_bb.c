@@ -549,6 +549,69 @@ VT_TEST(made_zones)
 	made_games("zones", zone_yaml, vc_bb_perft, 80, 60, 4, fens, 1);
 }
 
+/* Hands counted by the core's perft, where no built-in that fits has
+ * them: pieces dropped face up (drop-promoted), a drop rank, and pieces
+ * taken going back to the hand unpromoted; then promoted pieces marked
+ * and taken as pawns (captured-promoted: pawn), the pawn dropped anywhere
+ * but its last rank. */
+static const char faceup_yaml[] =
+	"name: faceup\n"
+	"board: {files: 5, ranks: 6}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	"  - name: silver\n"
+	"    symbol: S\n"
+	"    drop-ranks: [1, 2, 3, 4, 5]\n"
+	"    moves: [leap: [1, 1], {leap: [0, 1], dirs: forward}]\n"
+	"    promotion: {ranks: [5, 6], choices: [+S]}\n"
+	"  - {name: dragon, symbol: +S, letter: D, moves: [ride: [1, 1]]}\n"
+	"setup: \"rsks1/5/5/5/5/1SKSR[] w - - 0 1\"\n"
+	"reserves: [hand]\n"
+	"rules: {drops: true, capture-to-hand: true, captured-promoted: unpromoted,\n"
+	"        drop-promoted: true}\n";
+
+static const char marked_yaml[] =
+	"name: marked\n"
+	"board: {files: 6, ranks: 6}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	"  - {name: knight, symbol: N, moves: [leap: [1, 2]]}\n"
+	"  - name: pawn\n"
+	"    symbol: P\n"
+	"    pawn: true\n"
+	"    moves:\n"
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
+	"      - {leap: [1, 1], dirs: forward, mode: capture}\n"
+	"    promotion: {ranks: [6], choices: [R, N]}\n"
+	"setup: \"rnkpnr/pppppp/6/6/PPPPPP/RNKPNR[] w - - 0 1\"\n"
+	"reserves: [hand]\n"
+	"rules: {drops: true, capture-to-hand: true, captured-promoted: pawn,\n"
+	"        drop-pawn-forbidden-ranks: [6]}\n";
+
+VT_TEST(made_hands)
+{
+	static const char *const up[] = {
+		/* silvers in hand, one promoting, a dragon to take */
+		"k4/5/1+s3/5/2S2/4K[SSs] w - - 0 1",
+		/* in check from a rook: drops block it */
+		"k3r/5/5/5/5/4K[SRs] w - - 0 1",
+	};
+	made_games("faceup", faceup_yaml, vc_bb_perft, 81, 60, 4, up, 2);
+	static const char *const marked[] = {
+		/* a promoted rook and knight (marked) to take, pawns to promote */
+		"4kr/1P4/2R~3/3N~2/p5/5K[Pp] w - - 0 1",
+		/* in check by a knight: no drop helps */
+		"k5/6/6/3n2/6/2K3[RN] w - - 0 1",
+		/* a pawn promotes where the rook takes it back */
+		"r3k1/1P4/6/6/6/5K[] w - - 0 1",
+		/* a marked knight taken by a rook that is taken in turn */
+		"1p2k1/2n~3/6/6/6/2R2K[] w - - 0 1",
+	};
+	made_games("marked", marked_yaml, vc_bb_perft, 82, 60, 4, marked, 4);
+}
+
 /* The same shapes on 12x10 (120 squares, over 128-bit sets), with a hill
  * above square 63 whose reaching by a king ends the game. */
 static const char wide_yaml[] =
@@ -825,7 +888,7 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
