@@ -206,9 +206,10 @@ struct bpos {
 	int8_t king[2];
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
 	uint8_t checks[2];              /* checks given (end: checks) */
-	uint8_t hand[2][BB_MAXT];       /* pieces in hand (perft with hands only) */
-	bbs promoted;                   /* pieces marked promoted (b->marks only) */
 	uint8_t board[BB_NSQ];          /* type + 1, 0 empty */
+	/* last, so that a make copies them only where they are read */
+	uint8_t hand[2][BB_MAXT]; /* pieces in hand (perft with a hand only) */
+	bbs promoted;             /* pieces marked promoted (b->marks only) */
 };
 
 struct bmove {
@@ -952,7 +953,10 @@ static void move_mark(const struct vc_variant *v, struct bpos *c, int from, int 
 static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bpos *c,
 		    const struct bpos *x, const struct bmove *m)
 {
-	*c = *x;
+	if (b->hands)
+		*c = *x;
+	else
+		memcpy(c, x, offsetof(struct bpos, hand));
 	int us = x->side, them = us ^ 1, from = m->from, to = m->to;
 	c->ep = 0;
 	c->epvictim = -1;
@@ -1627,6 +1631,8 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	/* the board's entries are read only where a piece stands */
 	memset(x, 0, offsetof(struct bpos, board));
 	memset(x->board, 0, (size_t)v->nsq);
+	memset(x->hand, 0, sizeof x->hand);
+	x->promoted = 0;
 	bbs on;
 #ifndef VC_BB_WIDE
 	if (v->bbm == b) { /* from the position's mirror */
