@@ -791,17 +791,11 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 {
 	const struct vc_variant *v = p->v;
 	const struct vc_ptype *pt = &v->types[t];
-	if (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM))
+	/* two-square pieces, victims that become, turning over, en passant
+	 * left by a walk (v->direct_no); a promotion */
+	if ((v->direct_no >> t & 1) || vc_promo_zone_move(v, p->side, t, from, to))
 		return 0;
-	if (vc_promo_zone_move(v, p->side, t, from, to) ||
-	    (pt->flip_to >= 0 && (v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES))))
-		return 0;
-	for (int a = 0; a < pt->natoms; a++) {
-		const struct vc_atom *at = &pt->atoms[a];
-		if (!(at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE)))
-			continue;
-		if ((at->modes & VC_MODE_EPMAKE) && at->kind != VC_A_RIDE && at->kind != VC_A_LEAP)
-			return 0;
+	if (v->ep_types >> t & 1) {
 		int df = to % v->files - from % v->files, dr = to / v->files - from / v->files;
 		if (df < -1 || df > 1 || dr < -1 || dr > 1)
 			return 0;

@@ -1389,6 +1389,24 @@ static void summaries(struct vc_variant *v)
 			v->types[t].flip_to = v->types[t].demote_to;
 			v->types[v->types[t].demote_to].flip_to = t;
 		}
+	/* the types whose written moves the move reader never makes without
+	 * generation (notation.c's direct_move), and those with en passant */
+	v->direct_no = v->ep_types = 0;
+	for (int t = 0; t < v->ntypes; t++) {
+		const struct vc_ptype *pt = &v->types[t];
+		int no = (pt->props & (VC_P_TWOSQUARE | VC_P_BECOMES_VICTIM)) ||
+			 (pt->flip_to >= 0 && (v->rules & (VC_R_FLIP_MOVES | VC_R_FLIP_CAPTURES)));
+		for (int a = 0; a < pt->natoms; a++) {
+			const struct vc_atom *at = &pt->atoms[a];
+			if (at->modes & (VC_MODE_EPMAKE | VC_MODE_EPTAKE))
+				v->ep_types |= 1ULL << t;
+			if ((at->modes & VC_MODE_EPMAKE) && at->kind != VC_A_RIDE &&
+			    at->kind != VC_A_LEAP)
+				no = 1;
+		}
+		if (no)
+			v->direct_no |= 1ULL << t;
+	}
 	v->any_file_alias = 0;
 	memset(v->alias_bytes, 0, sizeof v->alias_bytes);
 	for (int f = 0; f < v->files; f++)

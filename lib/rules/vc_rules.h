@@ -352,6 +352,9 @@ struct vc_variant {
 	uint64_t drop_pawn_forbid_ranks; /* relative ranks where pawns may not be dropped */
 	int captured_promoted;           /* VC_HAND_*: what a promoted piece taken becomes */
 	uint64_t drop_rule_types;        /* types with drop-one-per-file or drop-no-mate */
+	uint64_t direct_no;              /* types whose written moves always go through
+					  * generation (notation.c's direct_move) */
+	uint64_t ep_types;               /* types with an atom that takes or leaves en passant */
 
 	/* compiled movement */
 	int32_t *pathoff[2][VC_MAXT]; /* [nsq] offsets into paths */
