@@ -194,6 +194,20 @@ struct vc_bb {
 	int hands, marks;
 	bbs dropzone[2][BB_MAXT];
 	uint8_t faceup[BB_MAXT];
+#ifndef VC_BB_WIDE
+	/* each line (direction 2k with its opposite 2k + 1) through each
+	 * square, for the lines in lpairs (bit 2k): the squares whose pieces
+	 * may stop a ride along it (line_inner), and a multiplier that packs
+	 * their occupancy into the index of the line's reach in ltab
+	 * (line_tables) */
+	struct bb_line {
+		uint64_t mask, magic;
+		uint32_t off;
+		uint8_t shift;
+	} line[BB_MAXD / 2][BB_NSQ];
+	uint32_t lpairs;
+	uint64_t *ltab;
+#endif
 };
 
 /* a position */
@@ -225,7 +239,23 @@ void vc_bb_free(struct vc_bb *b)
 			free(b->soff[s][t]);
 	free(b->sp);
 	free(b->back);
+#ifndef VC_BB_WIDE
+	free(b->ltab);
+#endif
 	free(b);
+}
+
+/* the squares a direction d and its opposite (added as d and d + 1)
+ * reach from 'from' at once, as one line, by the obstruction difference:
+ * the lowest piece above from, less the highest one below it, masked by
+ * the line */
+static inline bbs line_reach(const struct vc_bb *b, int d, int from, bbs occ)
+{
+	int u = d + !b->up[d], l = u ^ 1;
+	bbs up = b->ray[u][from], down = b->ray[l][from];
+	bbs hi = up & occ, lo = down & occ;
+	bbs below = BB_ALL << bb_msb(lo | 1);
+	return (up | down) & (2 * (hi & (0 - hi)) + below);
 }
 
 /* ---- tables from the paths ---- */
@@ -562,6 +592,14 @@ int vc_bb_mirrors(const struct vc_bb *b)
 }
 #endif
 
+#ifndef VC_BB_WIDE
+int vc_bb_lines(const struct vc_bb *b, int *total)
+{
+	*total = b ? b->ndir / 2 : 0;
+	return b ? __builtin_popcount(b->lpairs) : 0;
+}
+#endif
+
 static void promo_tables(struct vc_bb *b, const struct vc_variant *v)
 {
 	for (int t = 0; t < v->ntypes; t++) {
@@ -741,6 +779,128 @@ static int back_tables(struct vc_bb *b)
 	return 0;
 }
 
+#ifndef VC_BB_WIDE
+#define LINE_BITS 10 /* a line with more squares between its ends keeps the difference */
+
+/* the squares of line k (directions 2k and 2k + 1) through sq, sq among
+ * them, but the line's two ends: those whose pieces may stop a ride along
+ * it, evenly spaced (sq's own piece changes nothing, but leaving it out
+ * would break the spacing) */
+static uint64_t line_inner(const struct vc_bb *b, int k, int sq)
+{
+	uint64_t l = b->ray[2 * k][sq] | b->ray[2 * k + 1][sq] | bit(sq);
+	return l & ~bit(bb_ctz(l)) & ~bit(bb_msb(l));
+}
+
+/* Is magic a multiplier for L: does it send every occupancy of L's mask
+ * whose reaches differ (occs, reach: the n occupancies and their reaches)
+ * to different indices?  seen, stamp, now: scratch of 1 << bits. */
+static int magic_works(const struct bb_line *L, uint64_t magic, const uint64_t *occs,
+		       const uint64_t *reach, int n, uint64_t *seen, uint32_t *stamp, uint32_t *now)
+{
+	(*now)++;
+	for (int i = 0; i < n; i++) {
+		uint64_t idx = (occs[i] * magic) >> L->shift;
+		if (stamp[idx] != *now) {
+			stamp[idx] = *now;
+			seen[idx] = reach[i];
+		} else if (seen[idx] != reach[i]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* A multiplier for L into L->magic, 1, or 0 when the line keeps the
+ * obstruction difference: the one that shifts each square of the mask to
+ * its own bit of the index (the i-th lowest to bit 64 - bits + i), if it
+ * works.  The mask's squares lie a stride apart, and the products of two
+ * different squares fall below the index or beyond bit 63 when the stride
+ * is 1 (a rank) or exceeds their count (files, diagonals, a nightrider's
+ * lines; not the files of a board much taller than wide). */
+static int find_magic(struct bb_line *L, const uint64_t *occs, const uint64_t *reach, int n,
+		      uint64_t *seen, uint32_t *stamp, uint32_t *now)
+{
+	int bits = 64 - L->shift, i = 0;
+	uint64_t magic = 0;
+	for (uint64_t m = L->mask; m; m &= m - 1, i++)
+		magic |= 1ULL << (64 - bits + i - bb_ctz(m));
+	if (!magic_works(L, magic, occs, reach, n, seen, stamp, now))
+		return 0;
+	L->magic = magic;
+	return 1;
+}
+
+/* The lines' look-up tables (ride_reach): for each line whose every
+ * square has at most LINE_BITS squares between the ends, a multiplier
+ * per square and the reach of every occupancy; 0, or -1 without memory
+ * (the lines then keep the obstruction difference). */
+static int line_tables(struct vc_bb *b)
+{
+	enum { N = 1 << LINE_BITS };
+	uint64_t *occs = malloc(3 * N * sizeof *occs);
+	uint32_t *stamp = calloc(N, sizeof *stamp), now = 0;
+	size_t total = 0, cap = 0;
+	int rc = 0;
+	if (!occs || !stamp) {
+		rc = -1;
+		goto out;
+	}
+	uint64_t *reach = occs + N, *seen = occs + 2 * N;
+	for (int k = 0; 2 * k < b->ndir && rc == 0; k++) {
+		int fits = 1;
+		for (int sq = 0; sq < b->nsq && fits; sq++) {
+			struct bb_line *L = &b->line[k][sq];
+			L->mask = line_inner(b, k, sq);
+			fits = bb_pop(L->mask) <= LINE_BITS;
+		}
+		size_t first = total;
+		for (int sq = 0; sq < b->nsq && fits; sq++) {
+			struct bb_line *L = &b->line[k][sq];
+			int bits = bb_pop(L->mask), n = 0;
+			if (bits == 0)
+				bits = 1; /* one index, 0, for the empty mask */
+			L->shift = (uint8_t)(64 - bits);
+			uint64_t o = 0;
+			do { /* every subset of the mask */
+				occs[n] = o;
+				reach[n++] = line_reach(b, 2 * k, sq, o);
+				o = (o - L->mask) & L->mask;
+			} while (o);
+			if (!find_magic(L, occs, reach, n, seen, stamp, &now)) {
+				fits = 0;
+				break;
+			}
+			size_t size = (size_t)1 << bits;
+			if (total + size > cap) {
+				size_t nc = cap ? 2 * cap : 4096;
+				while (nc < total + size)
+					nc *= 2;
+				uint64_t *t = realloc(b->ltab, nc * sizeof *t);
+				if (!t) {
+					rc = -1;
+					break;
+				}
+				b->ltab = t;
+				cap = nc;
+			}
+			L->off = (uint32_t)total;
+			for (int i = 0; i < n; i++)
+				b->ltab[total + ((occs[i] * L->magic) >> L->shift)] = reach[i];
+			total += size;
+		}
+		if (fits && rc == 0)
+			b->lpairs |= 1u << (2 * k);
+		else
+			total = first; /* the line keeps the difference */
+	}
+out:
+	free(occs);
+	free(stamp);
+	return rc;
+}
+#endif
+
 /* Perft with a hand: where each type may be dropped, as gen_drops in
  * movegen.c allows it, and the face it may show. */
 static void hand_tables(struct vc_bb *b, const struct vc_variant *v)
@@ -786,6 +946,10 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	attack_tables(b);
 	if (back_tables(b))
 		goto no;
+#ifndef VC_BB_WIDE
+	if (line_tables(b))
+		goto no;
+#endif
 	set_tables(b);
 	/* the generator over bitboards knows every piece or none */
 	b->perft = !b->out && mechanics_fit(v, 0);
@@ -1103,19 +1267,22 @@ static inline void add_set(struct gen *g, int from, bbs set, int t, int flags)
 
 /* the squares the rides (directions dirs) of a piece on from reach: a
  * direction and its opposite (added as 2k and 2k + 1) at once, as one line,
- * by the obstruction difference (the lowest piece above from, less the
- * highest one below it, masked by the line); a direction alone by a scan */
+ * by a look-up where the line has tables, else by line_reach; a direction
+ * alone by a scan */
 static inline bbs ride_reach(const struct vc_bb *b, int from, uint32_t dirs, bbs occ)
 {
 	bbs a = 0;
-	uint32_t pairs = dirs & (dirs >> 1) & 0x5555u;
-	for (uint32_t m = pairs; m; m &= m - 1) {
-		int d = __builtin_ctz(m), u = d + !b->up[d], l = u ^ 1;
-		bbs up = b->ray[u][from], down = b->ray[l][from];
-		bbs hi = up & occ, lo = down & occ;
-		bbs below = BB_ALL << bb_msb(lo | 1);
-		a |= (up | down) & (2 * (hi & (0 - hi)) + below);
+	uint32_t pairs = dirs & (dirs >> 1) & 0x5555u, other = pairs;
+#ifndef VC_BB_WIDE
+	/* the lines with tables: one look-up each */
+	for (uint32_t m = pairs & b->lpairs; m; m &= m - 1) {
+		const struct bb_line *L = &b->line[__builtin_ctz(m) >> 1][from];
+		a |= b->ltab[L->off + (((occ & L->mask) * L->magic) >> L->shift)];
 	}
+	other &= ~b->lpairs;
+#endif
+	for (uint32_t m = other; m; m &= m - 1)
+		a |= line_reach(b, __builtin_ctz(m), from, occ);
 	for (dirs &= ~(pairs | pairs << 1); dirs; dirs &= dirs - 1) {
 		int d = __builtin_ctz(dirs);
 		bbs r = b->ray[d][from], bl = r & occ;

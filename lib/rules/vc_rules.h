@@ -856,6 +856,10 @@ int vc_bb_serves_perft(const struct vc_bb *b);
  * first-move leaps (cambodian), which the mirror's tests do not read;
  * such tables serve perft and the mate test only (v->bb). */
 int vc_bb_mirrors(const struct vc_bb *b);
+/* The lines (a ride direction with its opposite) of the tables b whose
+ * reaches are looked up (ride_reach), and into *total all of them (the
+ * 128-bit tables keep the obstruction difference). */
+int vc_bb_lines(const struct vc_bb *b, int *total);
 /* Has the side to move, without a royal piece, a capture on the board?  1
  * or 0 over the mirror (every capture of such a side is legal; the end
  * rules are not asked, as vc_legal_capture asks them), -1 when the

@@ -106,7 +106,7 @@ done:
 VT_TEST(every_eligible_variant)
 {
 	struct vc_ctx *ctx = vc_ctx_new();
-	int n = vc_builtin_count(), eligible = 0, chess = 0, capablanca = 0;
+	int n = vc_builtin_count(), eligible = 0, chess = 0, capablanca = 0, lines = 0, nlines = 0;
 	char names[2048] = "";
 	for (int i = 0; i < n; i++) {
 		struct vc_variant *v = vc_variant_load(ctx, vc_builtin_name(i));
@@ -118,6 +118,11 @@ VT_TEST(every_eligible_variant)
 		}
 		eligible++;
 		chess |= !strcmp(v->name, "chess");
+		int all, tabled = vc_bb_lines(v->bb, &all);
+		lines += tabled;
+		nlines += all;
+		if (!strcmp(v->name, "chess"))
+			VT_CHECK(tabled == 4 && all == 4); /* ranks, files, both diagonals */
 		capablanca |= wide && !strcmp(v->name, "capablanca");
 		size_t k = strlen(names);
 		snprintf(names + k, sizeof names - k, " %s%s", v->name, wide ? " (128)" : "");
@@ -129,6 +134,8 @@ VT_TEST(every_eligible_variant)
 		vc_variant_free(v);
 	}
 	printf("# t_bb: %d of %d built-in variants fit the bitboard core:%s\n", eligible, n, names);
+	printf("# t_bb: %d of their %d lines of 64-bit tables are looked up\n", lines, nlines);
+	VT_CHECK(lines > 0 && lines == nlines);
 	VT_CHECK(chess);
 	VT_CHECK(capablanca); /* 80 squares: over 128-bit sets */
 	vc_ctx_free(ctx);
@@ -551,6 +558,42 @@ VT_TEST(made_zones)
 	made_games("zones", zone_yaml, vc_bb_perft, 80, 60, 4, fens, 1);
 }
 
+/* A board much taller than wide: its files' squares lie three apart,
+ * seven between the ends, too close for the look-up's multiplier, so
+ * those lines keep the obstruction difference beside the others' tables
+ * (ride_reach takes both kinds in one call for the king's and rook's). */
+static const char tall_yaml[] =
+	"name: tall\n"
+	"board: {files: 3, ranks: 9}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - {name: queen, symbol: Q, moves: [ride: [1, 0], ride: [1, 1]]}\n"
+	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	"  - {name: bishop, symbol: B, moves: [ride: [1, 1]]}\n"
+	"  - name: pawn\n"
+	"    symbol: P\n"
+	"    pawn: true\n"
+	"    moves:\n"
+	"      - {leap: [0, 1], dirs: forward, mode: move}\n"
+	"      - {leap: [1, 1], dirs: forward, mode: capture}\n"
+	"    promotion: {ranks: [9], choices: [Q, R, B]}\n"
+	"setup: \"rkq/ppp/3/3/3/3/3/PPP/BKR w - - 0 1\"\n";
+
+VT_TEST(made_tall)
+{
+	static const char *const fens[] = {
+		/* a queen checking up a file, a bishop to block it */
+		"b1k/3/3/3/3/3/B2/3/1KQ b - - 0 1",
+	};
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *v = made(ctx, "tall", tall_yaml);
+	int all = 0, tabled = v ? vc_bb_lines(v->bb, &all) : -1;
+	VT_CHECK(tabled == 3 && all == 4); /* the files keep the difference */
+	vc_variant_free(v);
+	vc_ctx_free(ctx);
+	made_games("tall", tall_yaml, vc_bb_perft, 83, 80, 4, fens, 1);
+}
+
 /* Hands counted by the core's perft, where no built-in that fits has
  * them: pieces dropped face up (drop-promoted), a drop rank, and pieces
  * taken going back to the hand unpromoted; then promoted pieces marked
@@ -654,6 +697,8 @@ VT_TEST(made_shapes)
 	struct vc_variant *v = made(ctx, "shapes", shapes_yaml);
 	VT_CHECK(v && v->bb);
 	if (v && v->bb) {
+		int all, tabled = vc_bb_lines(v->bb, &all); /* the nightrider's too */
+		VT_CHECK(tabled == all && all >= 4);
 		random_games(v, 77, full() ? 24 : 6, 100, 10, 3, vc_bb_perft);
 		v->bbw = vc_bbw_build(v); /* the 128-bit build too (freed with v) */
 		VT_CHECK(v->bbw != NULL);
@@ -890,7 +935,7 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
