@@ -173,6 +173,10 @@ struct vc_bb {
 	bbs fromzone[2][BB_MAXT]; /* origins from which every move may (shogi) */
 	/* fixed castling: where the royal piece and the partner go */
 	int8_t kto[2][VC_MAXCASTLE], pto[2][VC_MAXCASTLE];
+	/* and from the start squares (the castling piece's home, the
+	 * partner's): the squares between that must be empty, 0 unknown */
+	int8_t khome[2], phome[2][VC_MAXCASTLE];
+	bbs cblock[2][VC_MAXCASTLE];
 	/* types whose leaps go by few square differences (a pawn's step and
 	 * captures, not a knight's eight): perft's last ply counts them for all
 	 * the type's unpinned pieces at once, by shifts.  [kind]: 0 moving, 1
@@ -918,6 +922,34 @@ static void hand_tables(struct vc_bb *b, const struct vc_variant *v)
 	}
 }
 
+/* Fixed castling from the start squares: the squares between (those of
+ * the rank from the lowest of the four squares to the highest, but the
+ * castling piece's and the partner's) that gen_castling finds occupied
+ * in most positions, known here once. */
+static void castle_blocks(struct vc_bb *b, const struct vc_variant *v)
+{
+	for (int s = 0; s < 2; s++) {
+		int k = vc_castle_home(v, s);
+		b->khome[s] = (int8_t)k;
+		for (int i = 0; i < v->ncastle; i++) {
+			int p = v->castle[i].partner;
+			if (s == VC_BLACK)
+				p = vc_sq(v->files, p % v->files, v->ranks - 1 - p / v->files);
+			b->phome[s][i] = (int8_t)p;
+			b->cblock[s][i] = 0;
+			if (v->castle_style != VC_CASTLE_FIXED || k < 0)
+				continue;
+			int sq[4] = { k, p, b->kto[s][i], b->pto[s][i] }, lo = k, hi = k;
+			for (int j = 1; j < 4; j++) {
+				lo = sq[j] < lo ? sq[j] : lo;
+				hi = sq[j] > hi ? sq[j] : hi;
+			}
+			if (lo / v->files == hi / v->files)
+				b->cblock[s][i] = ((bit(hi) - bit(lo)) | bit(hi)) & ~bit(k) & ~bit(p);
+		}
+	}
+}
+
 struct vc_bb *vc_bb_build(const struct vc_variant *v)
 {
 	struct vc_bb *b = calloc(1, sizeof *b);
@@ -978,6 +1010,7 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		b->kto[1][i] = (int8_t)mk;
 		b->pto[1][i] = (int8_t)mp;
 	}
+	castle_blocks(b, v);
 	return b;
 no:
 	vc_bb_free(b);
@@ -1490,7 +1523,10 @@ static void gen_castling(struct gen *g, int ksq, int in_check)
 		return;
 	for (int i = 0; i < v->ncastle; i++) {
 		int psq = x->castle[us][i], kto, pto;
-		if (psq < 0 || !(x->occ[us] & bit(psq)) ||
+		if (psq < 0 || (psq == g->b->phome[us][i] && ksq == g->b->khome[us] &&
+				(g->occ & g->b->cblock[us][i])))
+			continue; /* no right, or the way is blocked */
+		if (!(x->occ[us] & bit(psq)) ||
 		    (v->castle_partners && !(v->castle_partners >> (x->board[psq] - 1) & 1)) ||
 		    !castle_squares(g->b, v, us, i, ksq, psq, &kto, &pto))
 			continue;
