@@ -183,6 +183,10 @@ struct vc_bb {
 	 * taking; each difference and the origins that leap by it.  The same
 	 * for the short paths, by their shape (shp, shsrc); shset: they fit. */
 	uint8_t setw[2][BB_MAXT], nsv[2][BB_MAXT][2];
+	/* types whose every move is a leap or ride that moves and takes alike,
+	 * with no promotion, short path or en passant: perft's last ply counts
+	 * a piece's moves by one popcount (gen_type) */
+	uint8_t plain[2][BB_MAXT];
 	int8_t sdelta[2][BB_MAXT][2][BB_SETV];
 	bbs ssrc[2][BB_MAXT][2][BB_SETV];
 	uint8_t shset[2][BB_MAXT], nshp[2][BB_MAXT];
@@ -741,6 +745,11 @@ static void set_tables(struct vc_bb *b)
 {
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++) {
+			int same = b->rq[s][t] == b->rc[s][t] && !b->special[s][t] &&
+				   !b->fromzone[s][t] && !b->hasshort[s][t] && !b->haslep[s][t];
+			for (int o = 0; o < b->nsq && same; o++)
+				same = b->lq[s][t][o] == b->lc[s][t][o];
+			b->plain[s][t] = (uint8_t)same;
 			b->setw[s][t] = !(b->rq[s][t] | b->rc[s][t]) && !(b->hasfirst[s] >> t & 1) &&
 					set_vectors(b, s, t, 0, b->lq[s][t]) &&
 					set_vectors(b, s, t, 1, b->lc[s][t]);
@@ -1432,6 +1441,14 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 		for (bbs m = b->haslep[us][t] && g->x->ep ? fr : 0; m; m &= m - 1)
 			if (b->lep[us][t][bb_ctz(m)])
 				gen_ep(g, bb_ctz(m), t);
+		each &= ~fr;
+	}
+	if (g->count && b->plain[us][t]) { /* unpinned, no first leap open: one popcount */
+		bbs fr = each & ~pinned & ~firsts, to = ~g->x->occ[us] & mask;
+		for (bbs m = fr; m; m &= m - 1) {
+			int from = bb_ctz(m);
+			g->n += bb_pop((lq[from] | (rq ? ride_reach(b, from, rq, g->occ) : 0)) & to);
+		}
 		each &= ~fr;
 	}
 	for (bbs m = each; m; m &= m - 1) {

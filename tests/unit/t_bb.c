@@ -594,6 +594,29 @@ VT_TEST(made_tall)
 	made_games("tall", tall_yaml, vc_bb_perft, 83, 80, 4, fens, 1);
 }
 
+/* Pieces counted at perft's last ply one by one, not by one popcount
+ * (gen_type's plain types): the crab moves one way and takes another, the
+ * stepper's two-square step is a short path. */
+static const char odd_yaml[] =
+	"name: odd\n"
+	"board: {files: 6, ranks: 6}\n"
+	"pieces:\n"
+	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	"  - name: crab\n"
+	"    symbol: C\n"
+	"    moves: [leap: [1, 2], {leap: [1, 0], mode: move}, {leap: [1, 1], mode: capture}]\n"
+	"  - name: stepper\n"
+	"    symbol: S\n"
+	"    moves: [leap: [1, 2], leap: [1, 0], {ride: [1, 0], range: 2, min: 2, mode: move}]\n"
+	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	"setup: \"rcksc1/6/6/6/6/1CSKCR w - - 0 1\"\n";
+
+VT_TEST(made_odd)
+{
+	static const char *const fens[] = { "rcksc1/6/6/6/6/1CSKCR w - - 0 1" };
+	made_games("odd", odd_yaml, vc_bb_perft, 84, 60, 4, fens, 1);
+}
+
 /* Hands counted by the core's perft, where no built-in that fits has
  * them: pieces dropped face up (drop-promoted), a drop rank, and pieces
  * taken going back to the hand unpromoted; then promoted pieces marked
@@ -935,7 +958,7 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(made_odd), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
