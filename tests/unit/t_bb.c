@@ -455,6 +455,10 @@ VT_TEST(validator_follows_the_context)
 	}
 }
 
+/* the made variants' king and rook */
+#define MADE_KING "  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+#define MADE_ROOK "  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+
 /* pieces of the made variants below: a hopper (moves as a knight, takes
  * as a rook) and a pawn that steps two or three squares at first (two
  * en-passant targets); each variant gives the pawn its promotion */
@@ -481,7 +485,7 @@ static const char shapes_yaml[] =
 	"name: shapes\n"
 	"board: {files: 8, ranks: 8}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	MADE_KING
 	"  - name: nightrider\n"
 	"    symbol: N\n"
 	"    promotion-limit: 1\n"
@@ -521,7 +525,7 @@ static const char zone_yaml[] =
 	"name: zones\n"
 	"board: {files: 6, ranks: 8}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	MADE_KING
 	"  - name: retreater\n"
 	"    symbol: B\n"
 	"    moves: [{leap: [0, 1], dirs: backward}, {leap: [1, 1], dirs: forward, mode: capture}]\n"
@@ -561,14 +565,14 @@ VT_TEST(made_zones)
 /* A board much taller than wide: its files' squares lie three apart,
  * seven between the ends, too close for the look-up's multiplier, so
  * those lines keep the obstruction difference beside the others' tables
- * (ride_reach takes both kinds in one call for the king's and rook's). */
+ * (ride_reach takes both kinds in one call for the queen's and rook's). */
 static const char tall_yaml[] =
 	"name: tall\n"
 	"board: {files: 3, ranks: 9}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	MADE_KING
 	"  - {name: queen, symbol: Q, moves: [ride: [1, 0], ride: [1, 1]]}\n"
-	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	MADE_ROOK
 	"  - {name: bishop, symbol: B, moves: [ride: [1, 1]]}\n"
 	"  - name: pawn\n"
 	"    symbol: P\n"
@@ -601,14 +605,14 @@ static const char odd_yaml[] =
 	"name: odd\n"
 	"board: {files: 6, ranks: 6}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	MADE_KING
 	"  - name: crab\n"
 	"    symbol: C\n"
 	"    moves: [leap: [1, 2], {leap: [1, 0], mode: move}, {leap: [1, 1], mode: capture}]\n"
 	"  - name: stepper\n"
 	"    symbol: S\n"
 	"    moves: [leap: [1, 2], leap: [1, 0], {ride: [1, 0], range: 2, min: 2, mode: move}]\n"
-	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	MADE_ROOK
 	"setup: \"rcksc1/6/6/6/6/1CSKCR w - - 0 1\"\n";
 
 VT_TEST(made_odd)
@@ -626,8 +630,8 @@ static const char faceup_yaml[] =
 	"name: faceup\n"
 	"board: {files: 5, ranks: 6}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
-	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	MADE_KING
+	MADE_ROOK
 	"  - name: silver\n"
 	"    symbol: S\n"
 	"    drop-ranks: [1, 2, 3, 4, 5]\n"
@@ -643,8 +647,8 @@ static const char marked_yaml[] =
 	"name: marked\n"
 	"board: {files: 6, ranks: 6}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
-	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	MADE_KING
+	MADE_ROOK
 	"  - {name: knight, symbol: N, moves: [leap: [1, 2]]}\n"
 	"  - name: pawn\n"
 	"    symbol: P\n"
@@ -686,10 +690,10 @@ static const char wide_yaml[] =
 	"name: wide-shapes\n"
 	"board: {files: 12, ranks: 10}\n"
 	"pieces:\n"
-	"  - {name: king, symbol: K, royal: true, moves: [leap: [1, 0], leap: [1, 1]]}\n"
+	MADE_KING
 	"  - {name: nightrider, symbol: N, moves: [ride: [1, 2]]}\n"
 	"  - {name: lance, symbol: L, moves: [{ride: [0, 1], dirs: forward}]}\n"
-	"  - {name: rook, symbol: R, moves: [ride: [1, 0]]}\n"
+	MADE_ROOK
 	"  - {name: bishop, symbol: B, moves: [ride: [1, 1]]}\n"
 	MADE_HOPPER_AND_PAWN
 	"    promotion: {ranks: [9, 10], choices: [N, R, B], mandatory: [10]}\n"
