@@ -846,21 +846,19 @@ static int find_magic(struct bb_line *L, const uint64_t *occs, const uint64_t *r
 
 /* The lines' look-up tables (ride_reach): for each line whose every
  * square has at most LINE_BITS squares between the ends, a multiplier
- * per square and the reach of every occupancy; 0, or -1 without memory
- * (the lines then keep the obstruction difference). */
-static int line_tables(struct vc_bb *b)
+ * per square and the reach of every occupancy.  The lines left without
+ * (a multiplier that fails, no memory) keep the obstruction difference. */
+static void line_tables(struct vc_bb *b)
 {
 	enum { N = 1 << LINE_BITS };
 	uint64_t *occs = malloc(3 * N * sizeof *occs);
 	uint32_t *stamp = calloc(N, sizeof *stamp), now = 0;
 	size_t total = 0, cap = 0;
-	int rc = 0;
-	if (!occs || !stamp) {
-		rc = -1;
+	int oom = 0; /* no more memory: the lines left keep the difference */
+	if (!occs || !stamp)
 		goto out;
-	}
 	uint64_t *reach = occs + N, *seen = occs + 2 * N;
-	for (int k = 0; 2 * k < b->ndir && rc == 0; k++) {
+	for (int k = 0; 2 * k < b->ndir && !oom; k++) {
 		int fits = 1;
 		for (int sq = 0; sq < b->nsq && fits; sq++) {
 			struct bb_line *L = &b->line[k][sq];
@@ -891,7 +889,7 @@ static int line_tables(struct vc_bb *b)
 					nc *= 2;
 				uint64_t *t = realloc(b->ltab, nc * sizeof *t);
 				if (!t) {
-					rc = -1;
+					oom = 1;
 					break;
 				}
 				b->ltab = t;
@@ -902,7 +900,7 @@ static int line_tables(struct vc_bb *b)
 				b->ltab[total + ((occs[i] * L->magic) >> L->shift)] = reach[i];
 			total += size;
 		}
-		if (fits && rc == 0)
+		if (fits && !oom)
 			b->lpairs |= 1u << (2 * k);
 		else
 			total = first; /* the line keeps the difference */
@@ -910,7 +908,6 @@ static int line_tables(struct vc_bb *b)
 out:
 	free(occs);
 	free(stamp);
-	return rc;
 }
 #endif
 
@@ -988,8 +985,7 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	if (back_tables(b))
 		goto no;
 #ifndef VC_BB_WIDE
-	if (line_tables(b))
-		goto no;
+	line_tables(b);
 #endif
 	set_tables(b);
 	/* the generator over bitboards knows every piece or none */
