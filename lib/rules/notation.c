@@ -1270,6 +1270,10 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 			}
 		}
 	}
+	/* vc_reach_origins names only the side's pieces written alike; a
+	 * square written out may hold anything */
+	if (san->from_file < 0 && san->from_rank < 0 && san->from_sq < 0)
+		return nc;
 	int nk = 0;
 	for (int c = 0; c < nc; c++) {
 		int from = cand[c];
@@ -1278,8 +1282,9 @@ static int candidates(const struct vc_position *p, const struct vc_san *san, int
 		if (san->from_rank >= 0 && from / v->files != san->from_rank)
 			continue;
 		uint64_t group = san->exact_piece ? 1ULL << t : v->san_group[t];
-		if (!p->board[from] || !(group >> vc_code_type(p->board[from]) & 1) ||
-		    vc_code_color(p->board[from]) != side)
+		if (san->from_sq >= 0 &&
+		    (!p->board[from] || !(group >> vc_code_type(p->board[from]) & 1) ||
+		     vc_code_color(p->board[from]) != side))
 			continue;
 		cand[nk++] = (int16_t)from;
 	}
@@ -1560,11 +1565,12 @@ static int resolve_step(struct vc_position *p, const struct vc_san *san, int t, 
 }
 
 /* The special kinds first: castling, drops, two-square moves, castling in
- * coordinates.  Then a piece's move: its candidates, and when one of a
- * simple piece remains, the move made of it without generation (the
- * common case: the caller tests its legality); else generation decides. */
-static int resolve_move(struct vc_position *p, const struct vc_san *san, const char *text,
-			size_t len, vc_move *out, int *untested, const char **code, char *msg, size_t n)
+ * coordinates.  Then a piece's move: its candidates, and generation
+ * decides (resolve_plain has taken the common case, one candidate of a
+ * simple piece, whose legality the caller tests). */
+static __attribute__((noinline)) int resolve_move(struct vc_position *p, const struct vc_san *san,
+						  const char *text, size_t len, vc_move *out,
+						  int *untested, const char **code, char *msg, size_t n)
 {
 	const struct vc_variant *v = p->v;
 	int tl = (int)(len > 60 ? 60 : len), side = p->side, t = san->piece;
@@ -1597,30 +1603,46 @@ static int resolve_move(struct vc_position *p, const struct vc_san *san, const c
 		return fail(code, "move-syntax", msg, n, "'%.*s' names no piece", tl, text);
 	if (san->promo >= 0 && v->types[t].promo_step)
 		return resolve_step(p, san, t, text, tl, out, code, msg, n);
+	/* resolve_plain has found no move without generation */
 	int16_t cand[64];
 	int nk = candidates(p, san, t, cand);
-	/* the one candidate reaches the square, unless its type's attacks are
-	 * walked (hops, long paths): then every piece of the type is one */
-	if (nk == 1 && untested && san->promo < 0 && !san->plus_promo && san->from_sq < 0 &&
-	    san->gate < 0 &&
-	    !(v->walk_types >> t & 1) &&
-	    direct_move(p, cand[0], san->to, vc_code_type(p->board[cand[0]]), out)) {
-		/* sole: no other piece written alike could go there, so writing
-		 * the move back needs no origin (a piece named exactly, '+P', was
-		 * looked for alone: the others written alike were not) */
-		*untested = san->from_file < 0 && san->from_rank < 0 && !san->exact_piece
-				    ? VC_UNTESTED_SOLE
-				    : 1;
-		return 0;
-	}
 	struct why w = { p, san, text, tl, t, NULL, cand, nk, code, msg, n };
 	return resolve_generated(&w, out, untested);
+}
+
+/* resolve_move's common case on its own, kept small (resolve_move's
+ * frame is large): a piece's move with no square written out, no
+ * promotion and no gate, in a variant without passes, whose one candidate
+ * goes there without generation.  1 with *out made, else 0 (resolve_move
+ * decides, from the start). */
+static inline int resolve_plain(struct vc_position *p, const struct vc_san *san, vc_move *out,
+				int *untested)
+{
+	const struct vc_variant *v = p->v;
+	if (!untested || san->wxf || san->castle || san->drop || san->wall || san->from_sq >= 0 ||
+	    san->promo >= 0 || san->plus_promo || san->gate >= 0 ||
+	    ((v->rules & VC_R_PASS) && san->to == p->king[p->side]))
+		return 0;
+	int t = san->piece >= 0 ? san->piece : v->pawn_type;
+	int16_t cand[64];
+	/* the one candidate reaches the square, unless its type's attacks are
+	 * walked (hops, long paths): then every piece of the type is one */
+	if (t < 0 || (v->walk_types >> t & 1) || candidates(p, san, t, cand) != 1 ||
+	    !direct_move(p, cand[0], san->to, vc_code_type(p->board[cand[0]]), out))
+		return 0;
+	/* sole: no other piece written alike could go there, so writing the
+	 * move back needs no origin (a piece named exactly, '+P', was looked
+	 * for alone: the others written alike were not) */
+	*untested = san->from_file < 0 && san->from_rank < 0 && !san->exact_piece ? VC_UNTESTED_SOLE
+										   : 1;
+	return 1;
 }
 
 int vc_san_resolve(struct vc_position *p, const struct vc_san *san, const char *text, size_t len,
 		   vc_move *out, int *untested, const char **code, char *msg, size_t n)
 {
-	if (resolve_move(p, san, text, len, out, untested, code, msg, n) != 0)
+	if (!resolve_plain(p, san, out, untested) &&
+	    resolve_move(p, san, text, len, out, untested, code, msg, n) != 0)
 		return -1;
 	/* forced-capture: a move that captures nothing is illegal while a
 	 * capture is possible */
