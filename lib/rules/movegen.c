@@ -776,7 +776,7 @@ int vc_kings_face(const struct vc_position *p)
 static int faces(const struct vc_position *p, int a, int b)
 {
 	const struct vc_variant *v = p->v;
-	if (a < 0 || b < 0 || a % v->files != b % v->files)
+	if (a < 0 || b < 0 || v->sqfile[a] != v->sqfile[b])
 		return 0;
 	int lo = a < b ? a : b, hi = a < b ? b : a;
 	for (int sq = lo + v->files; sq < hi; sq += v->files)
@@ -867,7 +867,7 @@ static void line_set(const struct vc_position *p, int k, uint64_t *from, uint64_
 		}
 	}
 	int ok = p->king[them], lo = ok < k ? ok : k, hi = ok < k ? k : ok, n = 0, last = -1;
-	if (!(v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) || ok < 0 || ok % v->files != k % v->files)
+	if (!(v->rules & (VC_R_NO_FACING | VC_R_BIKJANG)) || ok < 0 || v->sqfile[ok] != v->sqfile[k])
 		return;
 	for (int sq = lo + v->files; sq < hi; sq += v->files)
 		if (p->board[sq]) {
@@ -1160,9 +1160,11 @@ static inline int quiet_atomic(const struct vc_position *p, const vc_move *m)
  * node < 0 and no twos every attack is looked for; otherwise only one
  * coming from behind trie node 'node' through a clear line (what leaving
  * its square uncovers), and with twos those of two-square pieces too
- * (node -1: those alone).  The board is changed and put back; the
- * position is otherwise untouched. */
-static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node, int twos)
+ * (node -1: those alone).  facing: whether the royal pieces face each
+ * other now, when the caller knows (else -1).  The board is changed and
+ * put back; the position is otherwise untouched. */
+static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node, int twos,
+			      int facing)
 {
 	const struct vc_variant *v = p->v;
 	int side = p->side, k = p->king[side];
@@ -1176,8 +1178,8 @@ static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t n
 	}
 	uint8_t mover = m->from >= 0 ? b[m->from] : vc_code(m->piece, side);
 	uint8_t old_to = b[m->to];
-	if (face && !(v->rules & VC_R_NO_FACING))
-		face = vc_kings_face(p); /* bikjang: facing now, they may not stay so */
+	if (face && !(v->rules & VC_R_NO_FACING)) /* bikjang: facing now, they may not stay so */
+		face = facing >= 0 ? facing : vc_kings_face(p);
 	if (m->from >= 0)
 		lift_or_put(p, m->from, VC_EMPTY);
 	lift_or_put(p, m->to, mover);
@@ -1308,7 +1310,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 	int no_check = ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK)) ||
 		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
-		return board_leaves_check(p, m, -1, 0);
+		return board_leaves_check(p, m, -1, 0, (v->rules & VC_R_BIKJANG) ? facing : -1);
 	if (swap_testable(p, m) && !no_check) {
 		int k = p->king[side];
 		return vc_bb_attacked_after_swap(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);
@@ -1360,7 +1362,7 @@ int vc_move_exposes(struct vc_position *p, const vc_move *gm)
 		return 0; /* nothing stands behind it */
 	if (i == -2)
 		return vc_move_leaves_check(p, m);
-	return board_leaves_check(p, m, i, twos);
+	return board_leaves_check(p, m, i, twos, -1);
 }
 
 int vc_move_legal(struct vc_position *p, const vc_move *m)
