@@ -220,7 +220,6 @@ struct vc_bb {
 
 /* a position */
 struct bpos {
-	bbs pc[2][BB_MAXT];
 	bbs occ[2];
 	bbs first; /* pieces holding their first-move right */
 	bbs ep;    /* en-passant targets */
@@ -229,6 +228,9 @@ struct bpos {
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
 	uint8_t checks[2];              /* checks given (end: checks) */
 	uint8_t board[BB_NSQ];          /* type + 1, 0 empty */
+	/* each type's pieces, by type first: where a variant has at most
+	 * eight types, a make copies the position up to the eighth (bb_make) */
+	bbs pc[BB_MAXT][2];
 	/* last, so that a make copies them only where they are read */
 	uint8_t hand[2][BB_MAXT]; /* pieces in hand (perft with a hand only) */
 	bbs promoted;             /* pieces marked promoted (b->marks only) */
@@ -1036,7 +1038,7 @@ static inline bbs first_attacks(const struct vc_bb *b, const struct bpos *x, int
 	bbs a = 0;
 	for (uint32_t m = b->fleapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		a |= b->finv[by][t][sq] & x->pc[by][t];
+		a |= b->finv[by][t][sq] & x->pc[t][by];
 	}
 	return a & x->first;
 }
@@ -1046,7 +1048,7 @@ static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by,
 {
 	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		if (b->inv[by][t][sq] & x->pc[by][t])
+		if (b->inv[by][t][sq] & x->pc[t][by])
 			return 1;
 	}
 	if (first_attacks(b, x, sq, by))
@@ -1087,14 +1089,14 @@ static int castle_squares(const struct vc_bb *b, const struct vc_variant *v, int
 
 static inline void lift(struct bpos *c, int side, int t, int sq)
 {
-	c->pc[side][t] &= ~bit(sq);
+	c->pc[t][side] &= ~bit(sq);
 	c->occ[side] &= ~bit(sq);
 	c->board[sq] = 0;
 }
 
 static inline void put(struct bpos *c, int side, int t, int sq)
 {
-	c->pc[side][t] |= bit(sq);
+	c->pc[t][side] |= bit(sq);
 	c->occ[side] |= bit(sq);
 	c->board[sq] = (uint8_t)(t + 1);
 }
@@ -1157,6 +1159,8 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 {
 	if (b->hands)
 		*c = *x;
+	else if (b->ntypes <= 8) /* the common case, by a copy of known size */
+		memcpy(c, x, offsetof(struct bpos, pc) + 8 * sizeof x->pc[0]);
 	else
 		memcpy(c, x, offsetof(struct bpos, hand));
 	int us = x->side, them = us ^ 1, from = m->from, to = m->to;
@@ -1227,7 +1231,7 @@ static int attacked_g(const struct gen *g, int sq, bbs occ)
 	int by = g->them;
 	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		if (b->inv[by][t][sq] & g->x->pc[by][t])
+		if (b->inv[by][t][sq] & g->x->pc[t][by])
 			return 1;
 	}
 	if (first_attacks(b, g->x, sq, by))
@@ -1274,7 +1278,7 @@ static void add_promo(struct gen *g, int from, int to, int t, int flags)
 	     (pt->promo_from_zone && (b->pzone[us][t] & bit(from))))) {
 		for (uint64_t ch = pt->promo_choices; ch; ch &= ch - 1) {
 			int c = __builtin_ctzll(ch), lim = g->v->types[c].promo_limit;
-			if (!lim || bb_pop(g->x->pc[us][c]) < lim)
+			if (!lim || bb_pop(g->x->pc[c][us]) < lim)
 				push(g, from, to, c + 1, flags);
 		}
 		if (!pt->promo_mandatory &&
@@ -1421,7 +1425,7 @@ static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line
 	const bbs *lq = b->lq[us][t], *lc = b->lc[us][t];
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
 	bbs sp = b->special[us][t], enemy = g->x->occ[g->them], empty = ~g->occ;
-	bbs each = g->x->pc[us][t];
+	bbs each = g->x->pc[t][us];
 	/* the pieces whose first-move leaps are open now */
 	bbs firsts = (b->hasfirst[us] >> t & 1) && !(g->inchk && (b->funchecked[us] >> t & 1))
 			     ? g->x->first
@@ -1489,7 +1493,7 @@ static bbs king_lines(struct gen *g, int k, bbs *block, bbs *pinned, bbs *line)
 	bbs att = 0, blk = BB_ALL, pin = 0;
 	for (uint32_t m = b->leapcap[g->them]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		bbs a = b->inv[g->them][t][k] & x->pc[g->them][t];
+		bbs a = b->inv[g->them][t][k] & x->pc[t][g->them];
 		if (a) {
 			att |= a;
 			blk = 0;
@@ -1613,13 +1617,13 @@ static int gen_free(struct gen *g)
 	const struct bpos *x = g->x;
 	int us = g->us;
 	for (int t = 0; t < b->ntypes; t++)
-		if (x->pc[us][t])
+		if (x->pc[t][us])
 			gen_type(g, t, BB_ALL, 0, NULL);
 	if (b->hands)
 		gen_hand(g, ~g->occ);
-	if (!v->ncastle || v->castle_type < 0 || !x->pc[us][v->castle_type])
+	if (!v->ncastle || v->castle_type < 0 || !x->pc[v->castle_type][us])
 		return g->n;
-	bbs c = x->pc[us][v->castle_type];
+	bbs c = x->pc[v->castle_type][us];
 	int home = vc_castle_home(v, us);
 	gen_castling(g, home >= 0 && (c & bit(home)) ? home : bb_ctz(c), 0);
 	return g->n;
@@ -1648,7 +1652,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	for (int i = 0; i < b->ngrp[g.them]; i++) {
 		g.grp[i] = 0;
 		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
-			g.grp[i] |= x->pc[g.them][__builtin_ctz(tm)];
+			g.grp[i] |= x->pc[__builtin_ctz(tm)][g.them];
 	}
 	bbs chk = king_lines(&g, k, &block, &pinned, line);
 	g.inchk = chk != 0;
@@ -1666,7 +1670,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 		return g.n; /* double check: the royal piece moves */
 	bbs mask = chk ? chk | block : BB_ALL;
 	for (int t = 0; t < b->ntypes && !(any && g.n); t++)
-		if (t != b->king && x->pc[g.us][t])
+		if (t != b->king && x->pc[t][g.us])
 			gen_type(&g, t, mask, pinned, line);
 	if (any && g.n)
 		return g.n;
@@ -1689,7 +1693,7 @@ static bbs discoverers(const struct vc_bb *b, const struct bpos *x, int ek, bbs 
 		int d = __builtin_ctz(m), od = b->opp[d];
 		bbs riders = 0, r = b->ray[od][ek] & occ;
 		for (uint32_t tm = b->cdir[us][d]; tm; tm &= tm - 1)
-			riders |= x->pc[us][__builtin_ctz(tm)];
+			riders |= x->pc[__builtin_ctz(tm)][us];
 		if (!r || !(b->ray[od][ek] & riders))
 			continue;
 		int s1 = first_on(b, od, r);
@@ -1766,8 +1770,8 @@ static int extinct(const struct vc_bb *b, const struct vc_end_rules *e, const st
 		}
 		for (int t = 0; t < b->ntypes; t++)
 			if ((e->extinct_types >> t & 1) &&
-			    bb_pop(x->pc[c][t]) <= e->extinct_count &&
-			    bb_pop(x->pc[c ^ 1][t]) >= need)
+			    bb_pop(x->pc[t][c]) <= e->extinct_count &&
+			    bb_pop(x->pc[t][c ^ 1]) >= need)
 				return 1;
 	}
 	return 0;
@@ -1778,7 +1782,7 @@ static int in_region(const struct vc_bb *b, const struct bpos *x, int s)
 {
 	bbs on = 0;
 	for (uint64_t m = b->regtypes; m; m &= m - 1)
-		on |= x->pc[s][__builtin_ctzll(m)];
+		on |= x->pc[__builtin_ctzll(m)][s];
 	return (on & b->region[s]) != 0;
 }
 
@@ -1847,15 +1851,17 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	/* the board's entries are read only where a piece stands */
 	memset(x, 0, offsetof(struct bpos, board));
 	memset(x->board, 0, (size_t)v->nsq);
+	memset(x->pc, 0, sizeof x->pc);
 	memset(x->hand, 0, sizeof x->hand);
 	x->promoted = 0;
 	bbs on;
 #ifndef VC_BB_WIDE
 	if (v->bbm == b) { /* from the position's mirror */
-		memcpy(x->pc, p->bbt, sizeof x->pc);
 		for (int s = 0; s < 2; s++)
-			for (int t = 0; t < b->ntypes; t++)
-				x->occ[s] |= x->pc[s][t];
+			for (int t = 0; t < b->ntypes; t++) {
+				x->pc[t][s] = p->bbt[s][t];
+				x->occ[s] |= x->pc[t][s];
+			}
 		on = p->bbocc;
 		if ((x->occ[0] | x->occ[1]) != on)
 			return -1;
@@ -1870,7 +1876,7 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 				int sq = p->plist[s][i], t = vc_code_type(p->board[sq]);
 				if (t >= b->ntypes)
 					return -1;
-				x->pc[s][t] |= bit(sq);
+				x->pc[t][s] |= bit(sq);
 				x->occ[s] |= bit(sq);
 			}
 		on = x->occ[0] | x->occ[1];
@@ -1886,7 +1892,7 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	for (int s = 0; s < 2; s++) {
 		x->king[s] = -1;
 		if (b->king >= 0 &&
-		    x->pc[s][b->king] != (p->king[s] >= 0 ? bit(p->king[s]) : 0))
+		    x->pc[b->king][s] != (p->king[s] >= 0 ? bit(p->king[s]) : 0))
 			return -1;
 		if (b->king >= 0)
 			x->king[s] = (int8_t)p->king[s];
