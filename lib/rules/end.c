@@ -132,6 +132,17 @@ const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e)
 	struct vc_end dummy;
 	if (!e)
 		e = &dummy;
+	const struct vc_variant *v = p->v;
+	if (!check && !v->has_end && v->end.stalemate == VC_RES_DRAW) {
+		/* end_of's answer without its call, after most moves replayed:
+		 * no end rule, and a stalemate scored as a draw is not looked
+		 * for (no mark says it) */
+		e->text[0] = 0;
+		e->rule = VC_END_NONE;
+		e->side = p->side;
+		e->result = NULL;
+		return "";
+	}
 	end_of(p, check, 0, e);
 	return vc_end_decisive(e) ? "#" : check ? "+" : "";
 }
