@@ -162,6 +162,7 @@ struct vc_bb {
 	bbs lq[2][BB_MAXT][BB_NSQ], lc[2][BB_MAXT][BB_NSQ], lep[2][BB_MAXT][BB_NSQ];
 	bbs inv[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that take on sq */
 	bbs invq[2][BB_MAXT][BB_NSQ]; /* origins of the type's leaps that move to sq */
+	uint32_t leapmove[2]; /* types that move by a leap (leapcap: that take by one) */
 	uint32_t boff[2][BB_NSQ + 1];      /* the short paths ending on each square, in back */
 	struct bb_back *back;
 	uint32_t *soff[2][BB_MAXT];   /* [BB_NSQ + 1] the steps of each origin in sp */
@@ -766,8 +767,10 @@ static int back_tables(struct vc_bb *b)
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++)
 			for (int o = 0; o < b->nsq; o++)
-				for (bbs m = b->lq[s][t][o]; m; m &= m - 1)
+				for (bbs m = b->lq[s][t][o]; m; m &= m - 1) {
 					b->invq[s][t][bb_ctz(m)] |= bit(o);
+					b->leapmove[s] |= 1u << t;
+				}
 	size_t n = 0;
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < b->ntypes; t++)
@@ -2150,7 +2153,9 @@ int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target
 		uint64_t pcs = p->bbt[side][t];
 		if (!pcs)
 			continue;
-		found |= (capture ? b->inv : b->invq)[side][t][target] & pcs;
+		/* the inverse tables are large: read only a leaper's */
+		if ((capture ? b->leapcap : b->leapmove)[side] >> t & 1)
+			found |= (capture ? b->inv : b->invq)[side][t][target] & pcs;
 		/* a rider reaches the target along the one direction from its
 		 * square that holds it, when no piece stands between: a test
 		 * per piece, fewer loads than the target's lines read backwards */
