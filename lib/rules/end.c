@@ -133,10 +133,11 @@ const char *vc_end_mark(struct vc_position *p, int check, struct vc_end *e)
 	if (!e)
 		e = &dummy;
 	const struct vc_variant *v = p->v;
-	if (!check && !v->has_end && v->end.stalemate == VC_RES_DRAW) {
+	if (!check && !v->has_end) {
 		/* end_of's answer without its call, after most moves replayed:
-		 * no end rule, and a stalemate scored as a draw is not looked
-		 * for (no mark says it) */
+		 * no end rule (has_end counts a stalemate scored other than as
+		 * a draw among them), and a drawn stalemate is not looked for
+		 * (no mark says it) */
 		e->text[0] = 0;
 		e->rule = VC_END_NONE;
 		e->side = p->side;
