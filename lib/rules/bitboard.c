@@ -139,7 +139,6 @@ struct vc_bb {
 	uint16_t dirto[BB_NSQ][BB_NSQ]; /* the directions whose ray from a square holds another */
 	uint16_t rmodes[2][BB_MAXT][BB_MAXD];    /* modes of the type's ride that way, 0 none */
 	uint16_t rq[2][BB_MAXT], rc[2][BB_MAXT]; /* directions it rides moving, taking */
-	uint16_t rqb[2][BB_MAXT], rcb[2][BB_MAXT]; /* the same turned about */
 	uint16_t cdir[2][BB_MAXD];               /* types that take riding that way */
 	uint16_t capdirs[2];                     /* directions some type takes along */
 	/* the distinct sets cdir[s][d] (groups), and each direction's */
@@ -651,13 +650,10 @@ static void attack_tables(struct vc_bb *b)
 					b->fleapcap[s] |= 1u << t;
 				}
 			for (int d = 0; d < b->ndir; d++) {
-				if (b->rmodes[s][t][d] & VC_MODE_MOVE) {
+				if (b->rmodes[s][t][d] & VC_MODE_MOVE)
 					b->rq[s][t] |= (uint16_t)(1u << d);
-					b->rqb[s][t] |= (uint16_t)(1u << b->opp[d]);
-				}
 				if (b->rmodes[s][t][d] & VC_MODE_CAPTURE) {
 					b->rc[s][t] |= (uint16_t)(1u << d);
-					b->rcb[s][t] |= (uint16_t)(1u << b->opp[d]);
 					b->cdir[s][d] |= (uint16_t)(1u << t);
 					b->capdirs[s] |= (uint16_t)(1u << d);
 				}
@@ -945,7 +941,7 @@ static void castle_blocks(struct vc_bb *b, const struct vc_variant *v)
 		for (int i = 0; i < v->ncastle; i++) {
 			int p = v->castle[i].partner;
 			if (s == VC_BLACK)
-				p = vc_sq(v->files, p % v->files, v->ranks - 1 - p / v->files);
+				p = vc_sq_mirror(v, p);
 			b->phome[s][i] = (int8_t)p;
 			b->cblock[s][i] = 0;
 			if (v->castle_style != VC_CASTLE_FIXED || k < 0)
@@ -1011,10 +1007,7 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 		goto no; /* the tables would serve nothing */
 	for (int i = 0; i < v->ncastle; i++) {
 		const struct vc_castle_spec *c = &v->castle[i];
-		int mk = vc_sq(v->files, c->king_to % v->files,
-			       v->ranks - 1 - c->king_to / v->files);
-		int mp = vc_sq(v->files, c->partner_to % v->files,
-			       v->ranks - 1 - c->partner_to / v->files);
+		int mk = vc_sq_mirror(v, c->king_to), mp = vc_sq_mirror(v, c->partner_to);
 		b->kto[0][i] = (int8_t)c->king_to;
 		b->pto[0][i] = (int8_t)c->partner_to;
 		b->kto[1][i] = (int8_t)mk;
@@ -2142,6 +2135,18 @@ uint64_t vc_bb_pinned(const struct vc_position *p, int k, int side)
 	return pinned;
 }
 
+/* Does a rider on s (directions dirs) reach target: along the one
+ * direction from s that holds it, no piece standing between? */
+static inline int rides_to(const struct vc_bb *b, int s, int target, uint32_t dirs, uint64_t occ)
+{
+	for (uint32_t dd = b->dirto[s][target] & dirs; dd; dd &= dd - 1) {
+		int d = __builtin_ctz(dd);
+		if (!(b->ray[d][s] & ~b->ray[d][target] & occ & ~bit(target)))
+			return 1;
+	}
+	return 0;
+}
+
 int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target, int capture,
 		int16_t *out, int cap)
 {
@@ -2156,20 +2161,12 @@ int vc_bb_reach(const struct vc_position *p, int side, uint64_t mask, int target
 		/* the inverse tables are large: read only a leaper's */
 		if ((capture ? b->leapcap : b->leapmove)[side] >> t & 1)
 			found |= (capture ? b->inv : b->invq)[side][t][target] & pcs;
-		/* a rider reaches the target along the one direction from its
-		 * square that holds it, when no piece stands between: a test
-		 * per piece, fewer loads than the target's lines read backwards */
+		/* riders one by one: fewer loads than the target's lines read
+		 * backwards */
 		uint32_t dirs = capture ? b->rc[side][t] : b->rq[side][t];
-		for (uint64_t r = dirs ? pcs : 0; r; r &= r - 1) {
-			int s = __builtin_ctzll(r);
-			for (uint32_t dd = b->dirto[s][target] & dirs; dd; dd &= dd - 1) {
-				int d = __builtin_ctz(dd);
-				if (!(b->ray[d][s] & ~b->ray[d][target] & occ & ~bit(target))) {
-					found |= bit(s);
-					break;
-				}
-			}
-		}
+		for (uint64_t r = dirs ? pcs : 0; r; r &= r - 1)
+			if (rides_to(b, __builtin_ctzll(r), target, dirs, occ))
+				found |= r & (0 - r);
 		if (!capture && b->hasshort[side][t])
 			for (uint32_t i = b->boff[side][target]; i < b->boff[side][target + 1]; i++) {
 				const struct bb_back *k = &b->back[i];

@@ -74,7 +74,7 @@ static int castle_partner_scan(const struct vc_position *p, int side, int right)
 		/* a right is its partner's start square, moved by the swaps done */
 		int psq = v->castle[right].partner;
 		if (side == VC_BLACK)
-			psq = vc_sq(v->files, psq % v->files, v->ranks - 1 - psq / v->files);
+			psq = vc_sq_mirror(v, psq);
 		long done = p->ply - v->swap_offset;
 		if (done >= 0 && (done / v->swap_period) % 2)
 			psq = vc_sq(v->files, (psq % v->files + v->files / 2) % v->files, psq / v->files);

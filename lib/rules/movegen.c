@@ -539,8 +539,8 @@ static void gen_castling(struct gen *g)
 			kto = c->king_to;
 			pto = c->partner_to;
 			if (side == VC_BLACK) {
-				kto = vc_sq(v->files, kto % v->files, v->ranks - 1 - kto / v->files);
-				pto = vc_sq(v->files, pto % v->files, v->ranks - 1 - pto / v->files);
+				kto = vc_sq_mirror(v, kto);
+				pto = vc_sq_mirror(v, pto);
 			}
 		} else {
 			if (psq / v->files != kr)
@@ -1160,8 +1160,8 @@ static inline int quiet_atomic(const struct vc_position *p, const vc_move *m)
  * node < 0 and no twos every attack is looked for; otherwise only one
  * coming from behind trie node 'node' through a clear line (what leaving
  * its square uncovers), and with twos those of two-square pieces too
- * (node -1: those alone).  facing: whether the royal pieces face each
- * other now, when the caller knows (else -1).  The board is changed and
+ * (node -1: those alone).  facing: under bikjang, whether the royal
+ * pieces face each other now, when the caller knows (else -1).  The board is changed and
  * put back; the position is otherwise untouched. */
 static int board_leaves_check(struct vc_position *p, const vc_move *m, int32_t node, int twos,
 			      int facing)
@@ -1310,7 +1310,7 @@ int vc_move_leaves_check(struct vc_position *p, const vc_move *gm)
 	int no_check = ((m->flags & VC_MF_DROP) && (v->rules & VC_R_DROP_NO_CHECK)) ||
 		       (m->promo && v->types[m->piece].promo_step);
 	if (board_testable(p, m) && !no_check)
-		return board_leaves_check(p, m, -1, 0, (v->rules & VC_R_BIKJANG) ? facing : -1);
+		return board_leaves_check(p, m, -1, 0, facing);
 	if (swap_testable(p, m) && !no_check) {
 		int k = p->king[side];
 		return vc_bb_attacked_after_swap(p, m->from, m->to, m->from == k ? m->to : k, side ^ 1);

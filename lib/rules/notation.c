@@ -1612,8 +1612,8 @@ static __attribute__((noinline)) int resolve_move(struct vc_position *p, const s
 
 /* resolve_move's common case on its own, kept small (resolve_move's
  * frame is large): a piece's move with no square written out, no
- * promotion and no gate, in a variant without passes, whose one candidate
- * goes there without generation.  1 with *out made, else 0 (resolve_move
+ * promotion and no gate, not to its own royal piece's square where a
+ * variant passes so, whose one candidate goes there without generation.  1 with *out made, else 0 (resolve_move
  * decides, from the start). */
 static inline int resolve_plain(struct vc_position *p, const struct vc_san *san, vc_move *out,
 				int *untested)

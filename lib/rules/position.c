@@ -390,13 +390,13 @@ static void drop_rights(struct vc_position *p, int side, int t, int to)
 	if (ksq < 0 || v->castle_style != VC_CASTLE_FIXED)
 		return;
 	if (mirror)
-		ksq = vc_sq(v->files, ksq % v->files, v->ranks - 1 - ksq / v->files);
+		ksq = vc_sq_mirror(v, ksq);
 	if (p->board[ksq] != vc_code(v->castle_type, side))
 		return;
 	for (int i = 0; i < v->ncastle; i++) {
 		int psq = v->castle[i].partner;
 		if (mirror)
-			psq = vc_sq(v->files, psq % v->files, v->ranks - 1 - psq / v->files);
+			psq = vc_sq_mirror(v, psq);
 		uint8_t c = p->board[psq];
 		if ((to == ksq || to == psq) && c && vc_code_color(c) == side &&
 		    (!v->castle_partners || (v->castle_partners >> vc_code_type(c) & 1)) &&

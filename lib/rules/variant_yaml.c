@@ -1298,8 +1298,7 @@ static void read_regions(struct ld *l, yaml_node_t *n)
 			region_item(l, node(l, *it), v->region[i][VC_WHITE]);
 		for (int sq = 0; sq < v->nsq; sq++)
 			if (vc_bit_test(v->region[i][VC_WHITE], sq))
-				vc_bit_set(v->region[i][VC_BLACK],
-					   vc_sq(v->files, sq % v->files, v->ranks - 1 - sq / v->files));
+				vc_bit_set(v->region[i][VC_BLACK], vc_sq_mirror(v, sq));
 		v->nregions++;
 	}
 }

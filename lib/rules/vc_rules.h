@@ -707,13 +707,20 @@ static inline int vc_next_to(const struct vc_variant *v, int x, int y)
 	return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 }
 
+/* The square on the same file and the rank as far from the other edge:
+ * a White square seen from Black's side. */
+static inline int vc_sq_mirror(const struct vc_variant *v, int sq)
+{
+	return vc_sq(v->files, sq % v->files, v->ranks - 1 - sq / v->files);
+}
+
 /* The start square of side's piece that castles (the variant's, turned
  * about for Black), -1 when the variant names none. */
 static inline int vc_castle_home(const struct vc_variant *v, int side)
 {
 	int home = v->castle_king;
 	if (home >= 0 && side == VC_BLACK)
-		home = (v->ranks - 1 - home / v->files) * v->files + home % v->files;
+		home = vc_sq_mirror(v, home);
 	return home;
 }
 
