@@ -92,8 +92,11 @@ case $up in
 / | /tmp | /var/tmp) outside=$(pwd)/ ;;
 *) outside=$up/ ;;
 esac
+# (as regular expressions: the checkout's path escaped, and any path up
+# into a sibling shared directory)
+outside_re=$(printf '%s' "$outside" | sed 's/[][\.*^$]/\\&/g')
 hits=$(printf '%s\n' "$files" | grep -v -E '^(corpora/fuzz/|tests/scripts/house\.sh$)' |
-	tr '\n' '\0' | xargs -0 -r grep -n -I -F -e "$outside" -e '../shared' 2>/dev/null |
+	tr '\n' '\0' | xargs -0 -r grep -n -I -E -e "$outside_re" -e '\.\./shared' 2>/dev/null |
 	grep -v 'CORPORA_FROM')
 if [ -z "$hits" ]; then
 	echo "ok house-no-outside-paths"
