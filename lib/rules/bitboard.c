@@ -23,7 +23,12 @@
  * its pin line, in check only to take the one checker or to stand between;
  * the royal piece only to squares not attacked with it lifted off the
  * board.  En passant and castling are made on a copy and tested there.
- * Positions are copied, not unmade.
+ * Types left out of the tables whose paths only move, take or hop are
+ * walked square by square (the xiangqi family's horses, elephants and
+ * cannons); with them, or with royal pieces that may not face each
+ * other, the pins no longer tell which moves are legal, and every move
+ * that empties or fills a square that might expose the royal piece is
+ * tested (gen_tested).  Positions are copied, not unmade.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -98,10 +103,25 @@ static inline bbs bb_words(const uint64_t *w)
 #define BM_CASTLE 8
 #define BM_DROP 16 /* from: the type dropped; promo: the face it shows (type + 1), or 0 */
 
+#ifdef VC_BB_WIDE
+/* a 128-bit shift by a variable count takes several instructions: a
+ * square's bit from a table instead */
+#define BIT1(n) ((bbs)1 << (n))
+#define BIT4(n) BIT1(n), BIT1(n + 1), BIT1(n + 2), BIT1(n + 3)
+#define BIT16(n) BIT4(n), BIT4(n + 4), BIT4(n + 8), BIT4(n + 12)
+#define BIT64(n) BIT16(n), BIT16(n + 16), BIT16(n + 32), BIT16(n + 48)
+static const bbs sqbit[BB_NSQ] = { BIT64(0), BIT64(64) };
+
+static inline bbs bit(int sq)
+{
+	return sqbit[sq];
+}
+#else
 static inline bbs bit(int sq)
 {
 	return (bbs)1 << sq;
 }
+#endif
 
 /* a destination of a path that only moves: the squares that must be
  * empty for it (its own and those before it on the path) */
@@ -202,6 +222,18 @@ struct vc_bb {
 	int hands, marks;
 	bbs dropzone[2][BB_MAXT];
 	uint8_t faceup[BB_MAXT];
+	/* perft with walked types (walk, a subset of out): types the tables
+	 * cannot hold whose paths it walks square by square over the board
+	 * (gen_walk: a lame leap, a hop); with them, or with royal pieces that
+	 * may not face each other (facing), every move is made on a copy and
+	 * tested there (tested).  winv: the origins from which a taking path
+	 * of the type ends on a square, whatever stands between: attacked()
+	 * walks the paths of those alone (walk_hits).  var: the paths. */
+	uint64_t walk;
+	uint32_t walkcap[2];
+	int tested, facing, immune; /* immune: some walked type has hop-immune types */
+	const struct vc_variant *var;
+	bbs winv[2][BB_MAXT][BB_NSQ];
 #ifndef VC_BB_WIDE
 	/* each line (direction 2k with its opposite 2k + 1) through each
 	 * square, for the lines in lpairs (bit 2k): the squares whose pieces
@@ -422,6 +454,11 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 		 * mechanics do not fit) */
 		int len = q[0], modes = q[1] & ~VC_MODE_SELF, d;
 		const int16_t *sq = q + 2;
+		int dest = 0;
+		for (int j = 0; j < len; j++)
+			dest |= !(sq[j] & VC_PS_TRANSIT);
+		if (!dest)
+			continue; /* no destination: all of it outside the type's region */
 		if (modes & VC_MODE_HOP)
 			return -1;
 		if (modes & VC_MODE_FIRST && len == 1 && !(sq[0] & (VC_PS_TRANSIT | VC_PS_SELF))) {
@@ -518,6 +555,68 @@ static int pieces_fit(struct vc_bb *b, const struct vc_variant *v)
 	return 0;
 }
 
+/* Can perft walk the paths of type t (left out of the tables) square by
+ * square?  Paths that move, take, or hop to take, and nothing more (no
+ * first move, en passant or self-capture), of a type with no property and
+ * no promotion. */
+static int type_walkable(const struct vc_variant *v, int t)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	if (pt->props || pt->promo_choices || pt->auto_to >= 0 || pt->flip_to >= 0 ||
+	    pt->promo_step || (v->two_types >> t & 1))
+		return 0;
+	for (int s = 0; s < 2; s++)
+		for (int o = 0; o < v->nsq; o++) {
+			int32_t off = v->pathoff[s][t][o];
+			const int16_t *q = off ? v->paths + off : NULL;
+			int np = q ? *q++ : 0;
+			for (int i = 0; i < np; i++, q += 2 + q[0]) {
+				if (q[1] & ~(RIDE_MODES | VC_MODE_HOP))
+					return 0;
+				for (int j = 0; j < q[0]; j++)
+					if (q[2 + j] & VC_PS_SELF)
+						return 0;
+			}
+		}
+	return 1;
+}
+
+/* The walked types (b->walk) and, for the attack tests, the origins from
+ * which each one's taking paths end on each square (winv). */
+static void walk_tables(struct vc_bb *b, const struct vc_variant *v)
+{
+	b->var = v;
+	for (int t = 0; t < v->ntypes; t++) {
+		if (!(b->out >> t & 1) || !type_walkable(v, t))
+			continue;
+		b->walk |= 1ULL << t;
+		b->immune |= v->types[t].hop_immune != 0;
+		for (int s = 0; s < 2; s++)
+			for (int o = 0; o < v->nsq; o++) {
+				int32_t off = v->pathoff[s][t][o];
+				const int16_t *q = off ? v->paths + off : NULL;
+				int np = q ? *q++ : 0;
+				for (int i = 0; i < np; i++, q += 2 + q[0]) {
+					if (!(q[1] & VC_MODE_CAPTURE))
+						continue;
+					b->walkcap[s] |= 1u << t;
+					for (int j = 0; j < q[0]; j++)
+						if (!(q[2 + j] & VC_PS_TRANSIT))
+							b->winv[s][t][q[2 + j] & VC_PS_SQMASK] |= bit(o);
+				}
+			}
+	}
+}
+
+/* Can perft make and test every move (b->tested)?  Not with castling
+ * (its attack tests do not walk), a hand, first-move leaps, no-check or a
+ * royal piece that may only take when in check. */
+static int tested_fits(const struct vc_bb *b, const struct vc_variant *v)
+{
+	return !v->ncastle && !v->nreserve && !b->hasfirst[0] && !b->hasfirst[1] &&
+	       !(v->rules & (VC_R_NO_CHECK | VC_R_KING_CHECK_CAPTURES | VC_R_BIKJANG));
+}
+
 #ifndef VC_BB_WIDE
 uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
 {
@@ -570,9 +669,12 @@ static int mechanics_fit(const struct vc_variant *v, int moves)
 	 * one complex mechanic it knows */
 	unsigned complex_known = moves ? 0 : VC_R_NO_CHECK;
 	known |= complex_known;
+	/* royal pieces that may not face each other: perft tests every move
+	 * for it (b->tested) */
+	if (!moves)
+		known |= VC_R_NO_FACING;
 	if ((v->has_complex && !(v->rules & complex_known)) || (v->rules & ~known) ||
-	    (moves && k < 0) ||
-	    (!moves && ((v->nreserve && !hands_fit(v)) || v->nregions || !end_fits(v))))
+	    (moves && k < 0) || (!moves && ((v->nreserve && !hands_fit(v)) || !end_fits(v))))
 		return 0;
 	if (k >= 0 && v->ncastle && v->castle_type != k)
 		return 0;
@@ -989,8 +1091,12 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	line_tables(b);
 #endif
 	set_tables(b);
-	/* the generator over bitboards knows every piece or none */
-	b->perft = !b->out && mechanics_fit(v, 0);
+	/* the generator over bitboards knows every piece (the walked ones
+	 * too) or none */
+	walk_tables(b, v);
+	b->facing = (v->rules & VC_R_NO_FACING) != 0;
+	b->tested = b->walk || b->facing;
+	b->perft = !(b->out & ~b->walk) && mechanics_fit(v, 0) && (!b->tested || tested_fits(b, v));
 	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
 	for (int t = 0; t < v->ntypes; t++)
 		b->exceptions |= (v->types[t].props & ~(unsigned)(VC_P_ROYAL | VC_P_PAWN)) != 0;
@@ -1039,15 +1145,55 @@ static inline bbs first_attacks(const struct vc_bb *b, const struct bpos *x, int
 	return a & x->first;
 }
 
-/* Is sq attacked by side 'by', the board's pieces being occ? */
-static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, bbs occ)
+/* Does the piece of walked type t of side by on o take on sq by one of
+ * its paths, the board's pieces being occ?  A hop's screen and victim may
+ * be of none of the type's hop-immune types (movegen.c's gen_hop). */
+static int walk_hits(const struct vc_bb *b, const struct bpos *x, int t, int by, int o, int sq,
+		     bbs occ)
+{
+	const struct vc_variant *v = b->var;
+	const int16_t *q = v->paths + v->pathoff[by][t][o];
+	uint64_t immune = v->types[t].hop_immune;
+	int np = *q++;
+	for (int i = 0; i < np; i++, q += 2 + q[0]) {
+		int len = q[0], modes = q[1], j = 0;
+		const int16_t *s = q + 2;
+		if (!(modes & VC_MODE_CAPTURE))
+			continue;
+		if (modes & VC_MODE_HOP) {
+			while (j < len && !(occ & bit(s[j] & VC_PS_SQMASK)))
+				j++;
+			if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
+				continue;
+			j++;
+		}
+		for (; j < len; j++) {
+			int e = s[j], to = e & VC_PS_SQMASK;
+			if (to == sq) {
+				if (!(e & VC_PS_TRANSIT) &&
+				    !((modes & VC_MODE_HOP) && x->board[sq] &&
+				      (immune >> (x->board[sq] - 1) & 1)))
+					return 1;
+				break;
+			}
+			if (occ & bit(to))
+				break;
+		}
+	}
+	return 0;
+}
+
+/* Is sq attacked by side 'by', the board's pieces being occ and only by's
+ * pieces in keep counting? */
+static inline __attribute__((always_inline)) int
+attacked_keep(const struct vc_bb *b, const struct bpos *x, int sq, int by, bbs occ, bbs keep)
 {
 	for (uint32_t m = b->leapcap[by]; m; m &= m - 1) {
 		int t = __builtin_ctz(m);
-		if (b->inv[by][t][sq] & x->pc[t][by])
+		if (b->inv[by][t][sq] & x->pc[t][by] & keep)
 			return 1;
 	}
-	if (first_attacks(b, x, sq, by))
+	if (first_attacks(b, x, sq, by) & keep)
 		return 1;
 	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
 		int d = __builtin_ctz(m), od = b->opp[d];
@@ -1055,10 +1201,22 @@ static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by,
 		if (!r)
 			continue;
 		int s = first_on(b, od, r);
-		if ((x->occ[by] & bit(s)) && (b->cdir[by][d] >> (x->board[s] - 1) & 1))
+		if ((x->occ[by] & keep & bit(s)) && (b->cdir[by][d] >> (x->board[s] - 1) & 1))
 			return 1;
 	}
+	for (uint32_t m = b->walkcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		for (bbs c = b->winv[by][t][sq] & x->pc[t][by] & keep; c; c &= c - 1)
+			if (walk_hits(b, x, t, by, bb_ctz(c), sq, occ))
+				return 1;
+	}
 	return 0;
+}
+
+/* Is sq attacked by side 'by', the board's pieces being occ? */
+static int attacked(const struct vc_bb *b, const struct bpos *x, int sq, int by, bbs occ)
+{
+	return attacked_keep(b, x, sq, by, occ, BB_ALL);
 }
 
 /* ---- making moves ---- */
@@ -1263,6 +1421,138 @@ static int leaves_check(struct gen *g, const struct bmove *m)
 	return attacked(g->b, &c, c.king[g->us], g->them, c.occ[0] | c.occ[1]);
 }
 
+/* Would royal pieces on k1 and k2 face each other on a file with nothing
+ * of occ between?  Those squares into *between when not NULL. */
+static int kings_face(const struct vc_bb *b, int k1, int k2, bbs occ, bbs *between)
+{
+	if (k1 < 0 || k2 < 0 || k1 % b->files != k2 % b->files)
+		return 0;
+	int lo = k1 < k2 ? k1 : k2, hi = k1 ^ k2 ^ lo;
+	bbs span = 0;
+	for (int sq = lo + b->files; sq < hi; sq += b->files)
+		span |= bit(sq);
+	if (between)
+		*between = span;
+	return !(occ & span);
+}
+
+/* After m, would the mover's royal piece be attacked, or face the other
+ * where they may not (facing)?  (tested mode) Made on a copy where it
+ * must be (en passant, castling, a drop, hop-immune types, whose tests
+ * read the board's types); else the squares m empties and fills are
+ * enough. */
+static int leaves_exposed(struct gen *g, const struct bmove *m)
+{
+	const struct vc_bb *b = g->b;
+	const struct bpos *x = g->x;
+	int k = x->king[g->us];
+	if (k < 0)
+		return 0;
+	if ((m->flags & (BM_EP | BM_CASTLE | BM_DROP)) || b->immune) {
+		struct bpos c;
+		bb_make(b, g->v, &c, x, m);
+		bbs occ = c.occ[0] | c.occ[1];
+		return attacked(b, &c, c.king[g->us], g->them, occ) ||
+		       (b->facing && kings_face(b, c.king[0], c.king[1], occ, NULL));
+	}
+	bbs occ = (g->occ & ~bit(m->from)) | bit(m->to);
+	k = k == m->from ? m->to : k;
+	return attacked_keep(b, x, k, g->them, occ, ~bit(m->to)) ||
+	       (b->facing && kings_face(b, k, x->king[g->them], occ, NULL));
+}
+
+/* Tested mode, the side's royal piece on k not in check: the squares
+ * from which a move of another piece may expose it, and (*fill) those onto
+ * which one may.  Emptying: a piece pinned along an enemy ride, a square
+ * of an enemy walked piece's taking path to k (a leg, a screen), one
+ * between the royal pieces (facing).  Filling: a square between an enemy
+ * hopper and k (a new screen). */
+static bbs danger(const struct gen *g, int k, bbs *fill)
+{
+	const struct vc_bb *b = g->b;
+	const struct vc_variant *v = g->v;
+	const struct bpos *x = g->x;
+	int by = g->them;
+	bbs d = 0, f = 0, span;
+	for (uint32_t m = b->capdirs[by]; m; m &= m - 1) {
+		int dir = __builtin_ctz(m), od = b->opp[dir];
+		bbs ray = b->ray[od][k], r = ray & g->occ, riders = 0;
+		if (!r)
+			continue;
+		for (uint32_t tm = b->cdir[by][dir]; tm; tm &= tm - 1)
+			riders |= x->pc[__builtin_ctz(tm)][by];
+		int s1 = first_on(b, od, r);
+		bbs r2 = b->ray[od][s1] & g->occ;
+		if ((x->occ[g->us] & bit(s1)) && r2 && (riders & bit(first_on(b, od, r2))))
+			d |= bit(s1);
+	}
+	for (uint32_t m = b->walkcap[by]; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+		for (bbs c = b->winv[by][t][k] & x->pc[t][by]; c; c &= c - 1) {
+			const int16_t *q = v->paths + v->pathoff[by][t][bb_ctz(c)];
+			int np = *q++;
+			for (int i = 0; i < np; i++, q += 2 + q[0]) {
+				bbs path = 0;
+				int j = 0;
+				for (; j < q[0] && (q[2 + j] & VC_PS_SQMASK) != k; j++)
+					path |= bit(q[2 + j] & VC_PS_SQMASK);
+				if (j == q[0] || !(q[1] & VC_MODE_CAPTURE))
+					continue;
+				d |= path;
+				f |= (q[1] & VC_MODE_HOP) ? path : 0;
+			}
+		}
+	}
+	if (b->facing && kings_face(b, k, x->king[by], 0, &span))
+		d |= span;
+	*fill = f;
+	return d;
+}
+
+/* The moves of the walked piece of type t on from, by its paths as
+ * movegen.c's gen_piece and gen_hop walk them: a square reached twice
+ * counts once where the variant says so (dedupe), hops aside. */
+static void gen_walk(struct gen *g, int t, int from)
+{
+	const struct vc_variant *v = g->v;
+	const struct bpos *x = g->x;
+	int32_t off = v->pathoff[g->us][t][from];
+	if (!off)
+		return;
+	const int16_t *q = v->paths + off;
+	uint64_t immune = v->types[t].hop_immune;
+	bbs seen = 0, enemy = x->occ[g->them];
+	int dedupe = v->dedupe[t], np = *q++;
+	for (int i = 0; i < np; i++, q += 2 + q[0]) {
+		int len = q[0], modes = q[1], j = 0, hop = modes & VC_MODE_HOP;
+		const int16_t *s = q + 2;
+		if (hop) {
+			while (j < len && !(g->occ & bit(s[j] & VC_PS_SQMASK)))
+				j++;
+			if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
+				continue;
+			j++;
+		}
+		for (; j < len; j++) {
+			int e = s[j], to = e & VC_PS_SQMASK;
+			bbs m = bit(to);
+			if (!(g->occ & m)) {
+				if (!(e & VC_PS_TRANSIT) && (modes & VC_MODE_MOVE) && !(seen & m)) {
+					push(g, from, to, 0, 0);
+					seen |= dedupe && !hop ? m : 0;
+				}
+				continue;
+			}
+			if (!(e & VC_PS_TRANSIT) && (modes & VC_MODE_CAPTURE) && (enemy & m) &&
+			    !(seen & m) && !(hop && (immune >> (x->board[to] - 1) & 1))) {
+				push(g, from, to, 0, BM_CAP);
+				seen |= dedupe && !hop ? m : 0;
+			}
+			break;
+		}
+	}
+}
+
 /* A move of type t to 'to', expanded as movegen.c's add() expands it. */
 static void add_promo(struct gen *g, int from, int to, int t, int flags)
 {
@@ -1417,6 +1707,11 @@ static void count_shapes(struct gen *g, int t, bbs fr, bbs mask)
 static void gen_type(struct gen *g, int t, bbs mask, bbs pinned, const bbs *line)
 {
 	const struct vc_bb *b = g->b;
+	if (b->walk >> t & 1) { /* tested mode, or no royal piece: every move */
+		for (bbs m = g->x->pc[t][g->us]; m; m &= m - 1)
+			gen_walk(g, t, bb_ctz(m));
+		return;
+	}
 	int us = g->us;
 	const bbs *lq = b->lq[us][t], *lc = b->lc[us][t];
 	uint32_t rq = b->rq[us][t], rc = b->rc[us][t];
@@ -1625,6 +1920,29 @@ static int gen_free(struct gen *g)
 	return g->n;
 }
 
+/* Tested mode: every move of the side, kept where it leaves the royal
+ * piece safe (leaves_exposed): out of check, a move of another piece that
+ * empties and fills no square of danger() needs no test. */
+static int gen_tested(struct gen *g)
+{
+	const struct vc_bb *b = g->b;
+	int n = 0, k = g->x->king[g->us];
+	g->count = 0;
+	for (int t = 0; t < b->ntypes; t++)
+		if (g->x->pc[t][g->us])
+			gen_type(g, t, BB_ALL, 0, NULL);
+	bbs from = BB_ALL, to = 0; /* every move tested in check */
+	if (!attacked(b, g->x, k, g->them, g->occ))
+		from = danger(g, k, &to) | bit(k);
+	for (int i = 0; i < g->n; i++) {
+		const struct bmove *m = &g->out[i];
+		if ((!(from & bit(m->from)) && !(to & bit(m->to)) && !(m->flags & BM_EP)) ||
+		    !leaves_exposed(g, m))
+			g->out[n++] = *m;
+	}
+	return g->n = n;
+}
+
 /* The moves legal on the board into out, or with count only their number;
  * with any, the generation stops once some type has one. */
 static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
@@ -1645,6 +1963,8 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	bbs block, pinned, line[BB_NSQ];
 	if (k < 0)
 		return gen_free(&g);
+	if (b->tested)
+		return gen_tested(&g);
 	for (int i = 0; i < b->ngrp[g.them]; i++) {
 		g.grp[i] = 0;
 		for (uint32_t tm = b->grp[g.them][i]; tm; tm &= tm - 1)
@@ -1902,7 +2222,11 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 	x->side = (int8_t)p->side;
 	bbs occ = x->occ[0] | x->occ[1];
 	int k = x->king[x->side ^ 1];
-	return test && k >= 0 && attacked(b, x, k, x->side, occ) ? -1 : 0;
+	return test && k >= 0 &&
+			       (attacked(b, x, k, x->side, occ) ||
+				(b->facing && kings_face(b, x->king[0], x->king[1], occ, NULL)))
+		       ? -1
+		       : 0;
 }
 
 #ifndef VC_BB_WIDE

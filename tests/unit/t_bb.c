@@ -796,6 +796,51 @@ VT_TEST(chess_edges)
 	vc_variant_free((struct vc_variant *)v);
 }
 
+/* The xiangqi family, counted by the core with its walked types (the
+ * horse's and elephant's lame leaps, the cannon's hop) and every move
+ * tested: a move that makes or removes a cannon's screen, leaves a
+ * horse's leg, or leaves the file between the generals, in check and
+ * out of it, on 90 squares (128-bit sets) and on 49. */
+VT_TEST(xiangqi_family_edges)
+{
+	static const struct {
+		const char *variant, *fen;
+		int depth;
+	} pos[] = {
+		/* a rook that would become the cannon's screen; one of two
+		 * screens that would leave */
+		{ "xiangqi", "4k4/9/3c5/9/9/R8/9/9/9/3K5 w - - 0 1", 3 },
+		{ "xiangqi", "4k4/9/3c5/9/9/3R5/9/3N5/9/3K5 w - - 0 1", 3 },
+		/* an advisor on the horse's leg; a horse checking past an empty
+		 * leg, its leg then blocked by a piece of its own side */
+		{ "xiangqi", "4k4/9/9/9/9/9/9/4n4/4A4/3K5 w - - 0 1", 3 },
+		{ "xiangqi", "4k4/9/9/9/9/9/9/4n4/9/3K5 w - - 0 1", 3 },
+		/* the generals face each other but for a horse; a cannon's check
+		 * that a rook may block by adding a screen */
+		{ "xiangqi", "3k5/9/9/9/9/9/9/3N5/9/3K5 w - - 0 1", 3 },
+		{ "xiangqi", "4k4/9/9/9/4c4/R8/9/4P4/9/4K4 w - - 0 1", 3 },
+		{ "xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+		  3 },
+		{ "minixiangqi", "3k3/7/3c3/7/R6/7/3K3 w - - 0 1", 4 },
+		{ "minixiangqi", "4k2/7/7/7/7/4Nn1/3K3 w - - 0 1", 4 },
+		{ "minixiangqi", "3k3/7/7/3N3/7/7/3K3 w - - 0 1", 4 },
+		{ "minixiangqi", "3k3/7/3c3/7/3p3/7/3K3 w - - 0 1", 4 },
+	};
+	for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+		const struct vc_variant *v = vc_variant_load(NULL, pos[i].variant);
+		struct vc_position *p = v ? vc_position_new(v) : NULL;
+		int wide = v && vc_bbw_serves_perft(v->bbw);
+		VT_CHECK(p && (wide || vc_bb_serves_perft(v->bb)));
+		if (p) {
+			VT_CHECK(vc_position_set_fen(p, NULL, pos[i].fen) == VC_OK);
+			compare(__FILE__, __LINE__, v->name, p, pos[i].depth + full(), "edge",
+				wide ? vc_bbw_perft : vc_bb_perft);
+		}
+		vc_position_free(p);
+		vc_variant_free((struct vc_variant *)v);
+	}
+}
+
 /* End rules, sides without a royal piece and no-check, counted by the
  * core: the checks given, a region reached (with a reply or not), a kind
  * gone extinct, a side without pieces; a non-royal king that castles
@@ -962,7 +1007,7 @@ VT_TEST(chess_published)
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
 	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
-	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(made_odd), VT_ENTRY(chess_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
+	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(made_odd), VT_ENTRY(chess_edges), VT_ENTRY(xiangqi_family_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
 	VT_ENTRY(chess_published))
