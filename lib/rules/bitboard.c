@@ -102,6 +102,7 @@ static inline bbs bb_words(const uint64_t *w)
 #define BM_DOUBLE 4
 #define BM_CASTLE 8
 #define BM_DROP 16 /* from: the type dropped; promo: the face it shows (type + 1), or 0 */
+#define BM_PASS 32 /* a pass (from and to: the royal piece's square) */
 
 #ifdef VC_BB_WIDE
 /* a 128-bit shift by a variable count takes several instructions: a
@@ -232,6 +233,7 @@ struct vc_bb {
 	uint64_t walk;
 	uint32_t walkcap[2];
 	int tested, facing, immune; /* immune: some walked type has hop-immune types */
+	int bikjang, pass;          /* VC_R_BIKJANG, VC_R_PASS */
 	const struct vc_variant *var;
 	bbs winv[2][BB_MAXT][BB_NSQ];
 #ifndef VC_BB_WIDE
@@ -259,6 +261,7 @@ struct bpos {
 	int8_t king[2];
 	int8_t castle[2][VC_MAXCASTLE]; /* partners' squares, -1 lost */
 	uint8_t checks[2];              /* checks given (end: checks) */
+	uint8_t passes;                 /* passes made in a row, up to 2 (end: passes) */
 	uint8_t board[BB_NSQ];          /* type + 1, 0 empty */
 	/* each type's pieces, by type first: where a variant has at most
 	 * eight types, a make copies the position up to the eighth (bb_make) */
@@ -517,9 +520,10 @@ static int origin_tables(struct vc_bb *b, const struct vc_variant *v, int s, int
 
 /* A type whose moves the tables cannot hold: a walked one (a hop, a path
  * too long for the tries; a first move but a leap), a bent, zigzag or
- * reflecting one, one kept within a region, or one that dies alone (a
- * dead piece moves and attacks nothing).  First-move leaps are held
- * (fq, fc), but then no mirror is kept (nomirror). */
+ * reflecting one, a ride kept within a region, or one that dies alone (a
+ * dead piece moves and attacks nothing).  First-move leaps, and leaps
+ * kept within a region (janggi's palace diagonals), are held, but then no
+ * mirror is kept (nomirror). */
 static int type_outside(const struct vc_variant *v, int t)
 {
 	const struct vc_ptype *pt = &v->types[t];
@@ -527,7 +531,8 @@ static int type_outside(const struct vc_variant *v, int t)
 		return 1;
 	for (int a = 0; a < pt->natoms; a++) {
 		const struct vc_atom *at = &pt->atoms[a];
-		if ((at->kind != VC_A_LEAP && at->kind != VC_A_RIDE) || at->within ||
+		if ((at->kind != VC_A_LEAP && at->kind != VC_A_RIDE) ||
+		    (at->within && at->kind != VC_A_LEAP) ||
 		    ((at->modes & VC_MODE_FIRST) && (at->kind != VC_A_LEAP || (at->modes & VC_MODE_HOP))))
 			return 1;
 	}
@@ -614,7 +619,7 @@ static void walk_tables(struct vc_bb *b, const struct vc_variant *v)
 static int tested_fits(const struct vc_bb *b, const struct vc_variant *v)
 {
 	return !v->ncastle && !v->nreserve && !b->hasfirst[0] && !b->hasfirst[1] &&
-	       !(v->rules & (VC_R_NO_CHECK | VC_R_KING_CHECK_CAPTURES | VC_R_BIKJANG));
+	       !(v->rules & (VC_R_NO_CHECK | VC_R_KING_CHECK_CAPTURES));
 }
 
 #ifndef VC_BB_WIDE
@@ -623,14 +628,6 @@ uint64_t vc_bb_outside(const struct vc_bb *b, int capture)
 	return b ? (capture ? b->outcap : b->out) : 0;
 }
 #endif
-
-/* The end rules perft over bitboards reads (bb_over): those that look at
- * the board and the checks given, not the passes (perft makes none). */
-static int end_fits(const struct vc_variant *v)
-{
-	const struct vc_end_rules *e = &v->end;
-	return !e->passes && !e->facing_pass;
-}
 
 /* Perft over bitboards with a hand knows one reserve, the hand, filled by
  * captures or from the start, its pieces dropped on the empty squares
@@ -651,9 +648,10 @@ static int hands_fit(const struct vc_variant *v)
 
 /* The mechanics the generator over bitboards knows: moving, taking (en
  * passant too), promoting and castling, a royal piece in check that may
- * only take (makpong), the end rules of end_fits, sides without a
- * royal piece (every move legal: extinction, horde), and a hand
- * (hands_fit).  With
+ * only take (makpong), every end rule (bb_over), sides without a royal
+ * piece (every move legal: extinction, horde), a hand (hands_fit), and
+ * in tested mode passes and royal pieces that may not face each other
+ * (flying-general, bikjang).  With
  * moves, those of the moves on the board alone for the mate test (a legal
  * move on the board is one whatever else the variant has): any end rule,
  * regions (the paths keep to them already) and drops from a hand may be
@@ -669,12 +667,12 @@ static int mechanics_fit(const struct vc_variant *v, int moves)
 	 * one complex mechanic it knows */
 	unsigned complex_known = moves ? 0 : VC_R_NO_CHECK;
 	known |= complex_known;
-	/* royal pieces that may not face each other: perft tests every move
-	 * for it (b->tested) */
+	/* royal pieces that may not face each other or, facing, must part or
+	 * pass, and passes: perft tests every move (b->tested) */
 	if (!moves)
-		known |= VC_R_NO_FACING;
+		known |= VC_R_NO_FACING | VC_R_BIKJANG | VC_R_PASS;
 	if ((v->has_complex && !(v->rules & complex_known)) || (v->rules & ~known) ||
-	    (moves && k < 0) || (!moves && ((v->nreserve && !hands_fit(v)) || !end_fits(v))))
+	    (moves && k < 0) || (!moves && v->nreserve && !hands_fit(v)))
 		return 0;
 	if (k >= 0 && v->ncastle && v->castle_type != k)
 		return 0;
@@ -1095,7 +1093,9 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 	 * too) or none */
 	walk_tables(b, v);
 	b->facing = (v->rules & VC_R_NO_FACING) != 0;
-	b->tested = b->walk || b->facing;
+	b->bikjang = (v->rules & VC_R_BIKJANG) != 0;
+	b->pass = (v->rules & VC_R_PASS) != 0;
+	b->tested = b->walk || b->facing || b->bikjang || b->pass;
 	b->perft = !(b->out & ~b->walk) && mechanics_fit(v, 0) && (!b->tested || tested_fits(b, v));
 	b->nocheck = (v->rules & VC_R_NO_CHECK) != 0;
 	for (int t = 0; t < v->ntypes; t++)
@@ -1109,6 +1109,9 @@ struct vc_bb *vc_bb_build(const struct vc_variant *v)
 #ifdef VC_BB_WIDE
 	b->nomirror = 1; /* no mirror on such boards */
 #endif
+	for (int t = 0; t < v->ntypes; t++)
+		for (int a = 0; a < v->types[t].natoms; a++)
+			b->nomirror |= v->types[t].atoms[a].within != 0; /* left to the tries */
 	if (b->nomirror && !b->perft && !b->moves)
 		goto no; /* the tables would serve nothing */
 	for (int i = 0; i < v->ncastle; i++) {
@@ -1320,6 +1323,11 @@ static void bb_make(const struct vc_bb *b, const struct vc_variant *v, struct bp
 	int us = x->side, them = us ^ 1, from = m->from, to = m->to;
 	c->ep = 0;
 	c->epvictim = -1;
+	c->passes = 0;
+	if (m->flags & BM_PASS) {
+		c->passes = (uint8_t)(x->passes < 2 ? x->passes + 1 : 2);
+		goto done;
+	}
 	if (m->flags & BM_CASTLE) {
 		make_castle(b, v, c, m);
 		goto done;
@@ -1374,6 +1382,7 @@ struct gen {
 	int n, us, them;
 	int count; /* 1: plain moves are counted, not written (perft's last ply) */
 	int inchk; /* the side's royal piece is in check */
+	int facenow; /* bikjang: the royal pieces face each other */
 	bbs occ;
 	bbs grp[BB_MAXD]; /* the enemy's pieces of each rider group (vc_bb's grp) */
 };
@@ -1446,19 +1455,22 @@ static int leaves_exposed(struct gen *g, const struct bmove *m)
 	const struct vc_bb *b = g->b;
 	const struct bpos *x = g->x;
 	int k = x->king[g->us];
+	int face = b->facing || g->facenow; /* may they face each other after m? */
 	if (k < 0)
 		return 0;
-	if ((m->flags & (BM_EP | BM_CASTLE | BM_DROP)) || b->immune) {
+	if ((m->flags & BM_PASS) && g->facenow)
+		return 0; /* bikjang: a pass is legal, in check too */
+	if ((m->flags & (BM_EP | BM_CASTLE | BM_DROP | BM_PASS)) || b->immune) {
 		struct bpos c;
 		bb_make(b, g->v, &c, x, m);
 		bbs occ = c.occ[0] | c.occ[1];
 		return attacked(b, &c, c.king[g->us], g->them, occ) ||
-		       (b->facing && kings_face(b, c.king[0], c.king[1], occ, NULL));
+		       (face && kings_face(b, c.king[0], c.king[1], occ, NULL));
 	}
 	bbs occ = (g->occ & ~bit(m->from)) | bit(m->to);
 	k = k == m->from ? m->to : k;
 	return attacked_keep(b, x, k, g->them, occ, ~bit(m->to)) ||
-	       (b->facing && kings_face(b, k, x->king[g->them], occ, NULL));
+	       (face && kings_face(b, k, x->king[g->them], occ, NULL));
 }
 
 /* Tested mode, the side's royal piece on k not in check: the squares
@@ -1931,8 +1943,11 @@ static int gen_tested(struct gen *g)
 	for (int t = 0; t < b->ntypes; t++)
 		if (g->x->pc[t][g->us])
 			gen_type(g, t, BB_ALL, 0, NULL);
-	bbs from = BB_ALL, to = 0; /* every move tested in check */
-	if (!attacked(b, g->x, k, g->them, g->occ))
+	if (b->pass)
+		push(g, k, k, 0, BM_PASS);
+	g->facenow = b->bikjang && kings_face(b, k, g->x->king[g->them], g->occ, NULL);
+	bbs from = BB_ALL, to = 0; /* every move tested in check, or facing under bikjang */
+	if (!g->facenow && !attacked(b, g->x, k, g->them, g->occ))
 		from = danger(g, k, &to) | bit(k);
 	for (int i = 0; i < g->n; i++) {
 		const struct bmove *m = &g->out[i];
@@ -1958,6 +1973,7 @@ static int gen_board(const struct vc_bb *b, const struct vc_variant *v, const st
 	g.them = x->side ^ 1;
 	g.count = count;
 	g.inchk = 0;
+	g.facenow = 0;
 	g.occ = x->occ[0] | x->occ[1];
 	int k = x->king[g.us];
 	bbs block, pinned, line[BB_NSQ];
@@ -2128,6 +2144,10 @@ static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const stru
 		if ((e->royal_lost && b->king >= 0 && x->king[s] < 0) ||
 		    (e->no_pieces && !x->occ[s]) || (e->checks && x->checks[s] >= e->checks))
 			return 1;
+	if (x->passes && ((e->passes && x->passes > 1) ||
+			  (e->facing_pass &&
+			   kings_face(b, x->king[0], x->king[1], x->occ[0] | x->occ[1], NULL))))
+		return 1; /* two passes in a row; a pass while the royal pieces face */
 	if (!e->region)
 		return 0;
 	if (e->region_reply == 2) /* still there at its turn */
@@ -2220,6 +2240,9 @@ static int from_position(const struct vc_bb *b, const struct vc_position *p, str
 		x->ep |= bit(p->ep[i]);
 	x->epvictim = (int8_t)(p->nep ? p->epvictim : -1);
 	x->side = (int8_t)p->side;
+	x->passes = 0;
+	for (int i = p->nundo - 1; i >= 0 && x->passes < 2 && (p->undo[i].m.flags & VC_MF_NULL); i--)
+		x->passes++;
 	bbs occ = x->occ[0] | x->occ[1];
 	int k = x->king[x->side ^ 1];
 	return test && k >= 0 &&

@@ -796,11 +796,15 @@ VT_TEST(chess_edges)
 	vc_variant_free((struct vc_variant *)v);
 }
 
-/* The xiangqi family, counted by the core with its walked types (the
- * horse's and elephant's lame leaps, the cannon's hop) and every move
- * tested: a move that makes or removes a cannon's screen, leaves a
- * horse's leg, or leaves the file between the generals, in check and
- * out of it, on 90 squares (128-bit sets) and on 49. */
+/* The xiangqi and janggi families, counted by the core with their walked
+ * types (the horse's and elephant's lame leaps, the cannon's hop, janggi's
+ * chariot and cannon on the palace diagonals) and every move tested: a
+ * move that makes or removes a cannon's screen, leaves a horse's leg, or
+ * leaves the file between the generals, in check and out of it, on 90
+ * squares (128-bit sets) and on 49; janggi's generals facing (bikjang:
+ * part them or pass, and under traditional rules a pass then ends the
+ * game), cannons that neither jump nor take cannons, and two passes in a
+ * row, which end the game. */
 VT_TEST(xiangqi_family_edges)
 {
 	static const struct {
@@ -825,6 +829,11 @@ VT_TEST(xiangqi_family_edges)
 		{ "minixiangqi", "4k2/7/7/7/7/4Nn1/3K3 w - - 0 1", 4 },
 		{ "minixiangqi", "3k3/7/7/3N3/7/7/3K3 w - - 0 1", 4 },
 		{ "minixiangqi", "3k3/7/3c3/7/3p3/7/3K3 w - - 0 1", 4 },
+		{ "janggi", "4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1", 3 },
+		{ "janggitraditional", "4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1", 3 },
+		{ "janggi", "3k5/4a4/4c4/9/9/9/9/4C4/4A4/3K5 w - - 0 1", 3 },
+		{ "janggi", "4k4/9/9/9/9/9/9/9/3R5/4K3r w - - 0 1", 3 },
+		{ "janggi", "5k3/9/9/9/9/9/9/5c3/4R4/3K5 w - - 0 1", 3 },
 	};
 	for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
 		const struct vc_variant *v = vc_variant_load(NULL, pos[i].variant);
@@ -835,6 +844,21 @@ VT_TEST(xiangqi_family_edges)
 			VT_CHECK(vc_position_set_fen(p, NULL, pos[i].fen) == VC_OK);
 			compare(__FILE__, __LINE__, v->name, p, pos[i].depth + full(), "edge",
 				wide ? vc_bbw_perft : vc_bb_perft);
+		}
+		vc_position_free(p);
+		vc_variant_free((struct vc_variant *)v);
+	}
+	/* a pass made: the next one ends the game */
+	const char *passing[] = { "janggicasual", "janggitraditional" };
+	for (size_t i = 0; i < sizeof passing / sizeof passing[0]; i++) {
+		const struct vc_variant *v = vc_variant_load(NULL, passing[i]);
+		struct vc_position *p = v ? vc_position_new(v) : NULL;
+		vc_move m;
+		VT_CHECK(p && vc_pass_move(p, &m));
+		if (p && vc_pass_move(p, &m)) {
+			vc_position_make(p, &m);
+			compare(__FILE__, __LINE__, v->name, p, 3 + full(), "after a pass",
+				vc_bbw_perft);
 		}
 		vc_position_free(p);
 		vc_variant_free((struct vc_variant *)v);
