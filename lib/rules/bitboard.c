@@ -560,56 +560,49 @@ static int pieces_fit(struct vc_bb *b, const struct vc_variant *v)
 	return 0;
 }
 
-/* Can perft walk the paths of type t (left out of the tables) square by
- * square?  Paths that move, take, or hop to take, and nothing more (no
- * first move, en passant or self-capture), of a type with no property and
- * no promotion. */
-static int type_walkable(const struct vc_variant *v, int t)
+/* Type t's paths, each side's from each origin.  With fill 0: can perft
+ * walk them square by square, paths that move, take, or hop to take, and
+ * nothing more (no first move, en passant or self-capture)?  With fill 1:
+ * the origins from which each taking path ends on each square, into winv
+ * (and walkcap). */
+static int walk_paths(struct vc_bb *b, const struct vc_variant *v, int t, int fill)
 {
-	const struct vc_ptype *pt = &v->types[t];
-	if (pt->props || pt->promo_choices || pt->auto_to >= 0 || pt->flip_to >= 0 ||
-	    pt->promo_step || (v->two_types >> t & 1))
-		return 0;
 	for (int s = 0; s < 2; s++)
 		for (int o = 0; o < v->nsq; o++) {
 			int32_t off = v->pathoff[s][t][o];
 			const int16_t *q = off ? v->paths + off : NULL;
 			int np = q ? *q++ : 0;
 			for (int i = 0; i < np; i++, q += 2 + q[0]) {
-				if (q[1] & ~(RIDE_MODES | VC_MODE_HOP))
+				if (!fill && (q[1] & ~(RIDE_MODES | VC_MODE_HOP)))
 					return 0;
-				for (int j = 0; j < q[0]; j++)
-					if (q[2 + j] & VC_PS_SELF)
+				if (fill && (q[1] & VC_MODE_CAPTURE))
+					b->walkcap[s] |= 1u << t;
+				for (int j = 0; j < q[0]; j++) {
+					int e = q[2 + j];
+					if (!fill && (e & VC_PS_SELF))
 						return 0;
+					if (fill && (q[1] & VC_MODE_CAPTURE) && !(e & VC_PS_TRANSIT))
+						b->winv[s][t][e & VC_PS_SQMASK] |= bit(o);
+				}
 			}
 		}
 	return 1;
 }
 
-/* The walked types (b->walk) and, for the attack tests, the origins from
- * which each one's taking paths end on each square (winv). */
+/* The walked types (b->walk): left out of the tables, with no property
+ * and no promotion, their paths walkable (walk_paths). */
 static void walk_tables(struct vc_bb *b, const struct vc_variant *v)
 {
 	b->var = v;
 	for (int t = 0; t < v->ntypes; t++) {
-		if (!(b->out >> t & 1) || !type_walkable(v, t))
+		const struct vc_ptype *pt = &v->types[t];
+		if (!(b->out >> t & 1) || pt->props || pt->promo_choices || pt->auto_to >= 0 ||
+		    pt->flip_to >= 0 || pt->promo_step || (v->two_types >> t & 1) ||
+		    !walk_paths(b, v, t, 0))
 			continue;
 		b->walk |= 1ULL << t;
-		b->immune |= v->types[t].hop_immune != 0;
-		for (int s = 0; s < 2; s++)
-			for (int o = 0; o < v->nsq; o++) {
-				int32_t off = v->pathoff[s][t][o];
-				const int16_t *q = off ? v->paths + off : NULL;
-				int np = q ? *q++ : 0;
-				for (int i = 0; i < np; i++, q += 2 + q[0]) {
-					if (!(q[1] & VC_MODE_CAPTURE))
-						continue;
-					b->walkcap[s] |= 1u << t;
-					for (int j = 0; j < q[0]; j++)
-						if (!(q[2 + j] & VC_PS_TRANSIT))
-							b->winv[s][t][q[2 + j] & VC_PS_SQMASK] |= bit(o);
-				}
-			}
+		b->immune |= pt->hop_immune != 0;
+		walk_paths(b, v, t, 1);
 	}
 }
 
@@ -1148,6 +1141,20 @@ static inline bbs first_attacks(const struct vc_bb *b, const struct bpos *x, int
 	return a & x->first;
 }
 
+/* A hop's path s (len squares): the index past its screen, the first
+ * piece of occ on it, or -1 when there is none or it is of one of the
+ * immune types (a hop neither jumps nor takes them). */
+static inline int past_screen(const struct bpos *x, bbs occ, uint64_t immune, const int16_t *s,
+			      int len)
+{
+	int j = 0;
+	while (j < len && !(occ & bit(s[j] & VC_PS_SQMASK)))
+		j++;
+	if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
+		return -1;
+	return j + 1;
+}
+
 /* Does the piece of walked type t of side by on o take on sq by one of
  * its paths, the board's pieces being occ?  A hop's screen and victim may
  * be of none of the type's hop-immune types (movegen.c's gen_hop). */
@@ -1161,15 +1168,9 @@ static int walk_hits(const struct vc_bb *b, const struct bpos *x, int t, int by,
 	for (int i = 0; i < np; i++, q += 2 + q[0]) {
 		int len = q[0], modes = q[1], j = 0;
 		const int16_t *s = q + 2;
-		if (!(modes & VC_MODE_CAPTURE))
+		if (!(modes & VC_MODE_CAPTURE) ||
+		    ((modes & VC_MODE_HOP) && (j = past_screen(x, occ, immune, s, len)) < 0))
 			continue;
-		if (modes & VC_MODE_HOP) {
-			while (j < len && !(occ & bit(s[j] & VC_PS_SQMASK)))
-				j++;
-			if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
-				continue;
-			j++;
-		}
 		for (; j < len; j++) {
 			int e = s[j], to = e & VC_PS_SQMASK;
 			if (to == sq) {
@@ -1538,13 +1539,8 @@ static void gen_walk(struct gen *g, int t, int from)
 	for (int i = 0; i < np; i++, q += 2 + q[0]) {
 		int len = q[0], modes = q[1], j = 0, hop = modes & VC_MODE_HOP;
 		const int16_t *s = q + 2;
-		if (hop) {
-			while (j < len && !(g->occ & bit(s[j] & VC_PS_SQMASK)))
-				j++;
-			if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
-				continue;
-			j++;
-		}
+		if (hop && (j = past_screen(x, g->occ, immune, s, len)) < 0)
+			continue;
 		for (; j < len; j++) {
 			int e = s[j], to = e & VC_PS_SQMASK;
 			bbs m = bit(to);
