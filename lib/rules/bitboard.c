@@ -1150,7 +1150,9 @@ static inline int past_screen(const struct bpos *x, bbs occ, uint64_t immune, co
 	int j = 0;
 	while (j < len && !(occ & bit(s[j] & VC_PS_SQMASK)))
 		j++;
-	if (j == len || (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1))
+	/* immune types send every move to a copy first (b->immune): only
+	 * then does occ match the board's types */
+	if (j == len || (immune && (immune >> (x->board[s[j] & VC_PS_SQMASK] - 1) & 1)))
 		return -1;
 	return j + 1;
 }
