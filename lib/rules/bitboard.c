@@ -225,9 +225,10 @@ struct vc_bb {
 	uint8_t faceup[BB_MAXT];
 	/* perft with walked types (walk, a subset of out): types the tables
 	 * cannot hold whose paths it walks square by square over the board
-	 * (gen_walk: a lame leap, a hop); with them, or with royal pieces that
-	 * may not face each other (facing), every move is made on a copy and
-	 * tested there (tested).  winv: the origins from which a taking path
+	 * (gen_walk: a lame leap, a hop); with them, with royal pieces that
+	 * may not face each other (facing) or must part (bikjang), or with
+	 * passes, every move that might expose the royal piece is tested
+	 * (tested, gen_tested).  winv: the origins from which a taking path
 	 * of the type ends on a square, whatever stands between: attacked()
 	 * walks the paths of those alone (walk_hits).  var: the paths. */
 	uint64_t walk;
