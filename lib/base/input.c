@@ -790,6 +790,13 @@ long vc_input_read(struct vc_input *in, void *buf, size_t n)
 	return k;
 }
 
+struct vc_ctx *vc_input_swap_ctx(struct vc_input *in, struct vc_ctx *ctx)
+{
+	struct vc_ctx *old = in->ctx;
+	in->ctx = ctx;
+	return old;
+}
+
 const char *vc_input_name(const struct vc_input *in)
 {
 	return in ? in->name : "";

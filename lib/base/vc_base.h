@@ -109,6 +109,9 @@ long vc_input_read(struct vc_input *in, void *buf, size_t n);
 const char *vc_input_name(const struct vc_input *in); /* "-" shows as "<stdin>" */
 int vc_input_is_gzip(const struct vc_input *in);
 void vc_input_close(struct vc_input *in);
+/* Reports from now on go to ctx; returns the context they went to.  For a
+ * reader's thread that must not touch the caller's context (parallel.c). */
+struct vc_ctx *vc_input_swap_ctx(struct vc_input *in, struct vc_ctx *ctx);
 
 /* Reads a whole file (or "-") into a malloc'd NUL-terminated buffer, gzip
  * or not.  Returns NULL with a diagnostic on failure. */

@@ -21,10 +21,15 @@
  *    same processor, its memory warm in that processor's cache; handing
  *    built games from one thread to another cost more than the reading
  *    saved, since the cache lines of every game crossed between cores.
- *    rlock also guards the caller's context while done() runs, so the
- *    reader's and the input's reports to it (and the progress callback)
- *    never run beside done().  Invariant: head <= tail <= head + window;
- *    [head, tail) are read and being worked on or done.
+ *    A worker keeps up to AHEAD batches read: it waits for rlock only with
+ *    none left, and otherwise reads only when rlock is free (struct queue).
+ *    The reader reports to a context of its own (rctx), where what it says
+ *    is held until the games read before it are handed over to the
+ *    caller's context, so done() runs beside the reading under no lock of
+ *    the reader's.  The scan of comments for record commands is left to
+ *    the worker too (vc_reader_leave_records), out of the reading.
+ *    Invariant: head <= tail <= head + window; [head, tail)
+ *    are read and being worked on or done.
  * A slot's result is zeroed before the game is read into it, so that the
  * caller's next function (vc_parallel_each) may fill it too.
  *
@@ -43,6 +48,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "archive/vc_archive.h"
 #include "base/vc_base.h"
 
 enum { SLOT_FREE, SLOT_READY, SLOT_DONE };
@@ -70,7 +76,7 @@ struct pool {
 	pthread_cond_t work_cv, done_cv;
 	/* workers reading (vc_parallel_run) */
 	struct vc_reader *r;
-	pthread_mutex_t rlock; /* the reader, and ctx while done() runs */
+	pthread_mutex_t rlock; /* the reader */
 	pthread_cond_t room_cv; /* a reader waits for a free slot */
 	int room_waiting;
 	size_t batch;	/* games a worker reads at a time */
@@ -79,14 +85,20 @@ struct pool {
 	pthread_t *threads;
 	struct warg *wargs;
 	struct vc_game **games; /* window of them */
-	/* what the reader reports to ctx, held until the games read before it
-	 * are handed over, as one thread would have it (under rlock) */
-	vc_diag_fn *fn;
-	void *fn_user;
-	int reading_now; /* a reading worker is in vc_reader_next */
-	size_t read_seq; /* ... for the game of this number */
+	/* what the reader reports goes to a context of its own (rctx), and
+	 * is held there until the games read before it are handed over to
+	 * ctx, as one thread would have it; so done() runs on ctx beside the
+	 * reading, each under a lock of its own (hlock guards what is held) */
+	struct vc_ctx *rctx;
+	pthread_mutex_t hlock;
+	size_t read_seq; /* the game being read (under rlock) */
 	struct held *held;
 	size_t nheld, held_cap, held_first;
+	/* the input's last progress report, passed on at a hand-over */
+	const char *prog_input;
+	uint64_t prog_done, prog_size;
+	int prog_new;
+	int held_oom; /* a report could not be held */
 };
 
 /* A diagnostic held back, with copies of its strings. */
@@ -127,21 +139,17 @@ static char *copy_or_null(const char *s)
 	return s ? vc_strdup(s) : NULL;
 }
 
-/* ctx's callback while the workers read: what a read reports is held. */
+/* rctx's callback: what a read reports is held (under hlock). */
 static void hold_diag(const struct vc_diag *d, void *user)
 {
 	struct pool *pl = user;
-	if (!pl->reading_now) {
-		if (pl->fn)
-			pl->fn(d, pl->fn_user);
-		return;
-	}
+	pthread_mutex_lock(&pl->hlock);
 	if (pl->nheld == pl->held_cap) {
 		size_t cap = pl->held_cap ? 2 * pl->held_cap : 8;
 		struct held *h = realloc(pl->held, cap * sizeof *h);
-		if (!h) { /* no room to hold it: said now rather than lost */
-			if (pl->fn)
-				pl->fn(d, pl->fn_user);
+		if (!h) { /* no room to hold it: its one message stands for it */
+			pl->held_oom = 1;
+			pthread_mutex_unlock(&pl->hlock);
 			return;
 		}
 		pl->held = h;
@@ -156,16 +164,31 @@ static void hold_diag(const struct vc_diag *d, void *user)
 	if (!h->d.message && d->message)
 		h->d.message = no_memory;
 	h->seq = pl->read_seq;
+	pthread_mutex_unlock(&pl->hlock);
 }
 
-/* Under rlock: hands on the held diagnostics reported before game seq
- * was read (all of them for SIZE_MAX). */
+/* rctx's progress callback: the last report, passed on at a hand-over. */
+static void hold_progress(void *user, const char *input, uint64_t done, uint64_t size)
+{
+	struct pool *pl = user;
+	pthread_mutex_lock(&pl->hlock);
+	pl->prog_input = input;
+	pl->prog_done = done;
+	pl->prog_size = size;
+	pl->prog_new = 1;
+	pthread_mutex_unlock(&pl->hlock);
+}
+
+/* On the caller's thread: reports to ctx, in the order they came, what
+ * was held before game seq was read (all of it for SIZE_MAX), and the
+ * input's progress. */
 static void release_held(struct pool *pl, size_t seq)
 {
+	pthread_mutex_lock(&pl->hlock);
 	while (pl->held_first < pl->nheld && pl->held[pl->held_first].seq <= seq) {
 		struct held *h = &pl->held[pl->held_first++];
-		if (pl->fn)
-			pl->fn(&h->d, pl->fn_user);
+		vc_emit(pl->ctx, h->d.severity, h->d.code, h->d.file, h->d.line, h->d.col,
+			h->d.context, "%s", h->d.message ? h->d.message : "");
 		free((char *)h->d.code);
 		free((char *)h->d.file);
 		free((char *)h->d.context);
@@ -174,6 +197,17 @@ static void release_held(struct pool *pl, size_t seq)
 	}
 	if (pl->held_first == pl->nheld)
 		pl->held_first = pl->nheld = 0;
+	if (pl->held_oom && seq == SIZE_MAX) {
+		vc_emit(pl->ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "%s", no_memory);
+		pl->held_oom = 0;
+	}
+	int prog = pl->prog_new;
+	const char *input = pl->prog_input;
+	uint64_t done = pl->prog_done, size = pl->prog_size;
+	pl->prog_new = 0;
+	pthread_mutex_unlock(&pl->hlock);
+	if (prog)
+		vc_ctx_progress(pl->ctx, input, done, size);
 }
 
 static void finish(struct pool *pl, struct slot *s)
@@ -233,18 +267,20 @@ static int no_room(const struct pool *pl, const struct warg *me)
 
 /* Under rlock: reads up to pl->batch games into the slots from tail on;
  * their count (0 once the input has ended).  Waits, without rlock, while
- * the window is full; but the caller's thread (index 0), which hands the
- * games over, returns 0 then, with pl->eof unset. */
-static size_t read_batch(struct pool *pl, int index, size_t *first)
+ * the window is full, when it may (wait); otherwise, and always for the
+ * caller's thread (index 0), which hands the games over, it returns 0
+ * then, with pl->eof unset. */
+static size_t read_batch(struct pool *pl, int index, int wait, size_t *first)
 {
 	struct warg *me = &pl->wargs[index];
 	pthread_mutex_lock(&pl->lock);
 	while (no_room(pl, me)) {
-		if (index == 0) {
+		if (index == 0 || !wait) {
 			pthread_mutex_unlock(&pl->lock);
 			return 0;
 		}
-		/* rlock is released meanwhile: done() needs it to free slots */
+		/* rlock is released meanwhile: a worker with games of its own
+		 * left may read */
 		pl->room_waiting++;
 		if (pl->waiting && should_wake(pl))
 			pthread_cond_signal(&pl->done_cv);
@@ -278,10 +314,8 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 			memset(s->result, 0, pl->o->result_size);
 		s->g = mine[n];
 		s->owner = index;
-		pl->reading_now = 1;
 		pl->read_seq = *first + n;
 		rs = vc_reader_next(pl->r, s->g);
-		pl->reading_now = 0;
 		if (rs != VC_OK)
 			break;
 		n++;
@@ -301,23 +335,70 @@ static size_t read_batch(struct pool *pl, int index, size_t *first)
 	return n;
 }
 
+/* Batches a reading worker has read and not yet worked on, oldest first.
+ * With one in hand, a worker reads the next only when no other is reading
+ * (a try of rlock), and otherwise works on what it has: so it waits for
+ * rlock only with nothing to do, where it once waited after every batch
+ * that met another worker's read, and the wake-up that wait cost. */
+enum { AHEAD = 2 };
+struct queue {
+	size_t first[AHEAD], n[AHEAD];
+	int len;
+};
+
+/* Reads batches into q while there is room in q.  With q empty, it waits
+ * for rlock (and, but for the caller's thread, for room in the window for
+ * the first batch) and fills q; else it reads one batch, only if rlock is
+ * free now. */
+static void read_ahead(struct pool *pl, int index, struct queue *q)
+{
+	int empty = !q->len;
+	if (q->len == AHEAD)
+		return;
+	if (empty)
+		pthread_mutex_lock(&pl->rlock);
+	else if (pthread_mutex_trylock(&pl->rlock) != 0)
+		return;
+	size_t n;
+	do {
+		size_t first = 0;
+		n = read_batch(pl, index, !q->len, &first);
+		if (n) {
+			q->first[q->len] = first;
+			q->n[q->len++] = n;
+		}
+	} while (empty && n && q->len < AHEAD);
+	pthread_mutex_unlock(&pl->rlock);
+}
+
+/* Works on the oldest batch of q and takes it off; its first game and
+ * count in *first and *n, for the caller to mark them done. */
+static void work_oldest(struct pool *pl, void *state, struct queue *q, size_t *first, size_t *n)
+{
+	*first = q->first[0];
+	*n = q->n[0];
+	for (size_t k = 0; k < *n; k++) {
+		struct slot *s = &pl->slots[(*first + k) % pl->window];
+		pl->o->work(state, s->g, s->out, s->result);
+	}
+	q->len--;
+	q->first[0] = q->first[1];
+	q->n[0] = q->n[1];
+}
+
 /* A worker of vc_parallel_run: reads a batch, works on it, and again. */
 static void *reading_worker(void *arg)
 {
 	struct warg *wa = arg;
 	struct pool *pl = wa->pl;
 	void *state = worker_state(wa);
+	struct queue q = { { 0 }, { 0 }, 0 };
 	for (;;) {
-		size_t first = 0;
-		pthread_mutex_lock(&pl->rlock);
-		size_t n = read_batch(pl, wa->index, &first);
-		pthread_mutex_unlock(&pl->rlock);
-		if (!n)
-			break;
-		for (size_t k = 0; k < n; k++) {
-			struct slot *s = &pl->slots[(first + k) % pl->window];
-			pl->o->work(state, s->g, s->out, s->result);
-		}
+		read_ahead(pl, wa->index, &q);
+		if (!q.len)
+			break; /* the input has ended */
+		size_t first, n;
+		work_oldest(pl, state, &q, &first, &n);
 		pthread_mutex_lock(&pl->lock);
 		for (size_t k = 0; k < n; k++)
 			mark_done(pl, &pl->slots[(first + k) % pl->window]);
@@ -435,10 +516,6 @@ static vc_status pool_start(struct pool *pl, struct vc_ctx *ctx, const struct vc
 		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "out of memory");
 		return st;
 	}
-	/* reading workers wait until all are started: what this reports to
-	 * ctx then never runs beside a read */
-	if (r)
-		pthread_mutex_lock(&pl->rlock);
 	for (int i = 0; i < o->jobs; i++) {
 		pl->wargs[i].pl = pl;
 		pl->wargs[i].index = i;
@@ -453,8 +530,6 @@ static vc_status pool_start(struct pool *pl, struct vc_ctx *ctx, const struct vc
 			pl->nthreads++;
 		}
 	}
-	if (r)
-		pthread_mutex_unlock(&pl->rlock);
 	return st;
 }
 
@@ -491,8 +566,9 @@ static void pool_end(struct pool *pl)
 }
 
 /* Under the lock, on the caller's thread: hands the done slots at head
- * over, in order, n at a time (done() under rlock when the workers read),
- * frees them with fresh sinks, and says how many it handed over. */
+ * over, in order, n at a time (done() under no lock: the workers' reading
+ * reports to rctx, not to ctx), frees them with fresh sinks, and says how
+ * many it handed over. */
 static size_t hand_over(struct pool *pl)
 {
 	int reading = pl->r != NULL;
@@ -502,8 +578,6 @@ static size_t hand_over(struct pool *pl)
 	if (!n)
 		return 0;
 	pthread_mutex_unlock(&pl->lock);
-	if (reading)
-		pthread_mutex_lock(&pl->rlock);
 	for (size_t k = 0; k < n; k++) {
 		struct slot *h = &pl->slots[(pl->head + k) % pl->window];
 		if (reading)
@@ -515,8 +589,6 @@ static size_t hand_over(struct pool *pl)
 			h->out = fresh;
 		}
 	}
-	if (reading)
-		pthread_mutex_unlock(&pl->rlock);
 	pthread_mutex_lock(&pl->lock);
 	for (size_t k = 0; k < n; k++) {
 		struct slot *h = &pl->slots[(pl->head + k) % pl->window];
@@ -544,12 +616,13 @@ static size_t hand_over(struct pool *pl)
 static void caller_work(struct pool *pl, void *state)
 {
 	struct warg *me = &pl->wargs[0];
+	struct queue q = { { 0 }, { 0 }, 0 };
 	for (;;) {
 		if (hand_over(pl))
 			continue;
 		if (pl->eof && pl->head == pl->tail)
 			return;
-		if (pl->eof || no_room(pl, me)) {
+		if (!q.len && (pl->eof || no_room(pl, me))) {
 			pl->waiting = 1;
 			pthread_cond_wait(&pl->done_cv, &pl->lock);
 			pl->waiting = 0;
@@ -558,13 +631,10 @@ static void caller_work(struct pool *pl, void *state)
 		pthread_mutex_unlock(&pl->lock);
 		/* rlock before the room is looked at again: while it is held no
 		 * other worker moves tail, and only this thread moves head */
-		pthread_mutex_lock(&pl->rlock);
-		size_t first = 0, n = read_batch(pl, 0, &first);
-		pthread_mutex_unlock(&pl->rlock);
-		for (size_t k = 0; k < n; k++) {
-			struct slot *s = &pl->slots[(first + k) % pl->window];
-			pl->o->work(state, s->g, s->out, s->result);
-		}
+		read_ahead(pl, 0, &q);
+		size_t first = 0, n = 0;
+		if (q.len)
+			work_oldest(pl, state, &q, &first, &n);
 		pthread_mutex_lock(&pl->lock);
 		for (size_t k = 0; k < n; k++)
 			pl->slots[(first + k) % pl->window].state = SLOT_DONE;
@@ -577,8 +647,17 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 		return run_serial(ctx, reader_next, r, o);
 	struct pool pl;
 	memset(&pl, 0, sizeof pl);
-	vc_ctx_get_diag(ctx, &pl.fn, &pl.fn_user);
-	vc_ctx_set_diag(ctx, hold_diag, &pl);
+	if (!(pl.rctx = vc_ctx_new())) {
+		vc_emit(ctx, VC_SEV_FATAL, "oom", NULL, 0, 0, NULL, "%s", no_memory);
+		return VC_FATAL;
+	}
+	vc_ctx_copy_settings(pl.rctx, ctx);
+	vc_ctx_set_diag(pl.rctx, hold_diag, &pl);
+	if (vc_ctx_wants_progress(ctx))
+		vc_ctx_set_progress(pl.rctx, hold_progress, &pl);
+	pthread_mutex_init(&pl.hlock, NULL);
+	struct vc_ctx *own = vc_reader_swap_ctx(r, pl.rctx);
+	vc_reader_leave_records(r, 1);
 	vc_status st = pool_start(&pl, ctx, o, r, reading_worker);
 	pthread_mutex_lock(&pl.lock);
 	if (st == VC_OK)
@@ -587,8 +666,11 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 		st = VC_FATAL;
 	pthread_mutex_unlock(&pl.lock);
 	pool_end(&pl);
-	vc_ctx_set_diag(ctx, pl.fn, pl.fn_user);
+	vc_reader_swap_ctx(r, own);
+	vc_reader_leave_records(r, 0);
 	release_held(&pl, SIZE_MAX);
+	pthread_mutex_destroy(&pl.hlock);
+	vc_ctx_free(pl.rctx);
 	free(pl.held);
 	return st;
 }

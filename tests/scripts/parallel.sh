@@ -66,6 +66,18 @@ if [ "$a" = "$b" ] && [ -n "$a" ]; then echo "ok j-damaged-gzip-stdin: -j 3 equa
 	echo "not ok j-damaged-gzip-stdin: -j 3 differs from -j 1"
 	diff <(echo "$a") <(echo "$b") | head -5 | sed 's/^/    /'
 fi
+# progress from several reading workers: each report reaches the caller's
+# thread at a hand-over, and the last says the whole file was read, as at -j 1
+tmpp=$(mktemp)
+for i in $(seq 300); do cat corpora/chess/example.pgn; done >"$tmpp"
+lastp() { vchess-validate "$@" --progress=always "$tmpp" 2>&1 >/dev/null | tail -n 1 | sed 's/, [0-9,]* games\/s//'; }
+a=$(lastp -j 1)
+b=$(lastp -j 3)
+rm -f "$tmpp"
+case $a in *"100% of"*) ok=1 ;; *) ok=0 ;; esac
+if [ $ok = 1 ] && [ "$a" = "$b" ]; then echo "ok j-progress: -j 3's last progress line equals -j 1's"; else
+	echo "not ok j-progress: '$b' against '$a'"
+fi
 same_j j-crazyhouse-360 "$C/variant/crazyhouse-360.pgn.gz"
 same_j j-lichess-other "$C/variant/lichess-other-variants.pgn.gz"
 same_j j-pgnmentor "$C/standard/pgnmentor-10-players.pgn.gz"
