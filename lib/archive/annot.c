@@ -506,8 +506,9 @@ static void draw_record(struct vc_annot *a, struct draw *d, struct ev *e,
 static int may_hold_record(const char *t, size_t n)
 {
 	const char *end = t + n;
-	for (const char *p = t; p < end && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
-		if (vc_record_command_at(p, (size_t)(end - p)))
+	/* a command opens with "[%": '%' is the rarer byte (tags hold none) */
+	for (const char *p = t; p < end && (p = memchr(p, '%', (size_t)(end - p))) != NULL; p++)
+		if (p > t && p[-1] == '[' && vc_record_command_at(p - 1, (size_t)(end - p) + 1))
 			return 1;
 	return 0;
 }

@@ -75,7 +75,6 @@ struct vc_reader {
 	int skip;     /* drop bytes up to the next tag line before the next game */
 	int skip_bol; /* ... and pos is at the start of a line */
 	int oom;
-	int leave_records; /* comments are not scanned for record commands */
 };
 
 /* ---- character classes ---- */
@@ -1058,7 +1057,7 @@ static enum step tag_section(struct rd *s)
 /* The game's records become MAYBE when the comment [t, e) may hold one. */
 static inline void note_records(struct rd *s, const unsigned char *t, const unsigned char *e)
 {
-	if (!s->r->leave_records && comment_records(t, e))
+	if (comment_records(t, e))
 		s->records = VC_RECORDS_MAYBE;
 }
 
@@ -1864,7 +1863,7 @@ static void start_game(struct rd *s, struct vc_reader *r, struct vc_game *g)
 static vc_status close_record(struct rd *s)
 {
 	struct vc_reader *r = s->r;
-	vc_game_build_records(s->g, r->leave_records ? VC_RECORDS_UNKNOWN : s->records);
+	vc_game_build_records(s->g, s->records);
 	if (vc_game_build_finish(s->g, (const char *)r->buf + r->gs, s->ge - r->gs, s->garbage) <
 		    0 ||
 	    vc_game_build_oom(s->g)) {
@@ -2017,11 +2016,6 @@ struct vc_ctx *vc_reader_swap_ctx(struct vc_reader *r, struct vc_ctx *ctx)
 	r->ctx = ctx;
 	vc_input_swap_ctx(r->in, ctx);
 	return old;
-}
-
-void vc_reader_leave_records(struct vc_reader *r, int leave)
-{
-	r->leave_records = leave;
 }
 
 int vc_reader_is_gzip(const struct vc_reader *r)

@@ -53,11 +53,6 @@ static inline int vc_record_command_at(const char *p, size_t left)
  * context it went to.  A reading worker's reports are then held in a
  * context of its own until the games before them are handed over. */
 struct vc_ctx *vc_reader_swap_ctx(struct vc_reader *r, struct vc_ctx *ctx);
-/* With leave set, r leaves its games' comments unscanned for record
- * commands (VC_RECORDS_UNKNOWN), for the thread that works on the game to
- * scan: the scan is then not part of the reading, which one thread does
- * at a time. */
-void vc_reader_leave_records(struct vc_reader *r, int leave);
 
 /* ---- XML's byte escape and libxml2's globals (xml_common.c) ---- */
 /* Length of the XML character (UTF-8) at s, or 0 when the byte at s cannot

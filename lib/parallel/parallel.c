@@ -26,9 +26,7 @@
  *    The reader reports to a context of its own (rctx), where what it says
  *    is held until the games read before it are handed over to the
  *    caller's context, so done() runs beside the reading under no lock of
- *    the reader's.  The scan of comments for record commands is left to
- *    the worker too (vc_reader_leave_records), out of the reading.
- *    Invariant: head <= tail <= head + window; [head, tail)
+ *    the reader's.  Invariant: head <= tail <= head + window; [head, tail)
  *    are read and being worked on or done.
  * A slot's result is zeroed before the game is read into it, so that the
  * caller's next function (vc_parallel_each) may fill it too.
@@ -657,7 +655,6 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 		vc_ctx_set_progress(pl.rctx, hold_progress, &pl);
 	pthread_mutex_init(&pl.hlock, NULL);
 	struct vc_ctx *own = vc_reader_swap_ctx(r, pl.rctx);
-	vc_reader_leave_records(r, 1);
 	vc_status st = pool_start(&pl, ctx, o, r, reading_worker);
 	pthread_mutex_lock(&pl.lock);
 	if (st == VC_OK)
@@ -667,7 +664,6 @@ vc_status vc_parallel_run(struct vc_ctx *ctx, struct vc_reader *r, const struct 
 	pthread_mutex_unlock(&pl.lock);
 	pool_end(&pl);
 	vc_reader_swap_ctx(r, own);
-	vc_reader_leave_records(r, 0);
 	release_held(&pl, SIZE_MAX);
 	pthread_mutex_destroy(&pl.hlock);
 	vc_ctx_free(pl.rctx);
