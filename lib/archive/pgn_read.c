@@ -40,7 +40,12 @@
 #include "archive/vc_archive.h"
 
 
-#define CHUNK ((size_t)1 << 20)
+/* Bytes asked of the input at a refill, at least.  A quarter of a MiB:
+ * with several reading workers (parallel.c) a refill is made under their
+ * lock, and at 1 MiB it held the lock long enough for the other worker to
+ * sleep on it (-j 2 reached 1.76x -j 1 against 1.82x at this size); one
+ * thread reads as fast either way. */
+#define CHUNK ((size_t)1 << 18)
 #define DEF_MAX_GAME ((size_t)64 << 20)
 #define DEF_MAX_LINE ((size_t)1 << 20)
 #define DEF_MAX_DEPTH 1000
