@@ -5,6 +5,7 @@
 #   make corpora    the real archives of corpora/MANIFEST into $(CORPORA) (default corpora/real),
 #                   from their public addresses, or CORPORA_FROM=DIR from a local copy
 #   make san        everything again in build-san with clang, ASan and UBSan, then the tests
+#   make tsan       the same in build-tsan with ThreadSanitizer, then the tests of threads
 #   make bench      an optimised build (BENCH_CFLAGS) in build-bench, then tests/bench/run.sh
 #                   and tests/bench/fsf-perft.sh (perft of every variant beside Fairy-Stockfish)
 #   make fuzz       tests/fuzz/run.sh $(SECONDS)
@@ -138,7 +139,7 @@ EMBED = $(BUILD)/build-aux/embed
 MAN_PAGES = $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7)
 FORMAT_SRC = $(wildcard lib/*.h lib/*/*.[ch] tools/*.[ch] tests/unit/*.[ch] build-aux/*.c)
 
-.PHONY: all lib tools tests check corpora san bench bench-scale bench-compare fuzz lint analyse format install uninstall \
+.PHONY: all lib tools tests check corpora san tsan bench bench-scale bench-compare fuzz lint analyse format install uninstall \
 	clean FORCE
 .DEFAULT_GOAL := all
 # A recipe that fails must not leave a target that looks up to date.
@@ -263,6 +264,16 @@ san:
 	 $(MAKE) --no-print-directory BUILD=build-san CC=clang EXTRA_CFLAGS='$(SAN_FLAGS)' \
 	   EXTRA_LDFLAGS='-fsanitize=address,undefined' check
 
+# The threads' tests (games in input order at any -j, damaged input, progress, the
+# API's parallel runs) under ThreadSanitizer: a data race fails the test that met it.
+TSAN_TESTS = scripts/parallel\.sh|scripts/convert-parallel\.sh|t_api
+tsan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-tsan CC=clang \
+	   EXTRA_CFLAGS='-O1 -g -fsanitize=thread' EXTRA_LDFLAGS='-fsanitize=thread' all tests
+	$(Q)VCHESS_SAN=1 VCHESS_TEST_TIMEOUT=$${VCHESS_TEST_TIMEOUT:-900} \
+	 TSAN_OPTIONS=halt_on_error=1:exitcode=66 ONLY='$(TSAN_TESTS)' \
+	 CORPORA='$(CORPORA)' bash tests/run.sh build-tsan
+
 bench:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-bench EXTRA_CFLAGS='$(BENCH_CFLAGS)' all tests
 	$(Q)if [ -f tests/bench/run.sh ]; then CORPORA='$(CORPORA)' bash tests/bench/run.sh build-bench; \
@@ -329,4 +340,4 @@ uninstall:
 	$(call ldconfig)
 
 clean:
-	rm -rf $(BUILD) build-san build-bench build-fuzz
+	rm -rf $(BUILD) build-san build-tsan build-bench build-fuzz

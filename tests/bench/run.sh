@@ -442,10 +442,14 @@ elif [ $has_j = 0 ]; then
 elif [ $lichess_ok = 0 ]; then
 	skip_row "$label" "skipped: corpus absent"
 else
-	def vj2 "$VVALID" -j 2 --quiet "${vsum[@]}" "$TMP/lichess.pgn"
-	def vj1 "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess.pgn"
+	# the archive three times over: at about a second a run, the timer's 10 ms is 1%
+	# of the ratio rather than 3%
+	cat "$TMP/lichess.pgn" "$TMP/lichess.pgn" "$TMP/lichess.pgn" >"$TMP/lichess3.pgn"
+	def vj2 "$VVALID" -j 2 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
+	def vj1 "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
 	measure vj2 vj1
-	games=$(games_of vj2 "$TMP/lichess.pgn")
+	games=$(games_of vj2 "$TMP/lichess3.pgn")
+	rm -f "$TMP/lichess3.pgn"
 	vnote vj2 "$games"
 	# the processor time (user + system) per game of both, as the target asks
 	R="$R; cpu/game $(awk -v g="$games" -v a="${CPU[vj2]:-}" -v b="${CPU[vj1]:-}" \
