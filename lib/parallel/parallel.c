@@ -380,8 +380,10 @@ static void work_oldest(struct pool *pl, void *state, struct queue *q, size_t *f
 		pl->o->work(state, s->g, s->out, s->result);
 	}
 	q->len--;
-	q->first[0] = q->first[1];
-	q->n[0] = q->n[1];
+	for (int i = 0; i < q->len; i++) {
+		q->first[i] = q->first[i + 1];
+		q->n[i] = q->n[i + 1];
+	}
 }
 
 /* A worker of vc_parallel_run: reads a batch, works on it, and again. */
