@@ -303,6 +303,19 @@ struct vc_sink *vc_sink_mem(struct vc_ctx *ctx)
 	return sink_new(ctx, SINK_MEM);
 }
 
+int vc_sink_mem_reset(struct vc_sink *s, size_t keep)
+{
+	if (!s || s->kind != SINK_MEM || s->failed || s->mem.oom)
+		return -1;
+	if (s->mem.cap > keep) {
+		vc_buf_free(&s->mem);
+		vc_buf_init(&s->mem);
+	} else {
+		vc_buf_reset(&s->mem);
+	}
+	return 0;
+}
+
 struct vc_sink *vc_sink_callback(struct vc_ctx *ctx, vc_write_fn *fn, void *user)
 {
 	struct vc_sink *s = sink_new(ctx, SINK_CB);

@@ -117,4 +117,12 @@ struct vc_ctx *vc_input_swap_ctx(struct vc_input *in, struct vc_ctx *ctx);
  * or not.  Returns NULL with a diagnostic on failure. */
 char *vc_read_all(struct vc_ctx *ctx, const char *path, size_t *len);
 
+/* ---- sinks ----
+ * Empties a memory sink for its next use, keeping its buffer when that
+ * holds at most keep bytes (a bigger one is freed): 0, or -1 when s is no
+ * memory sink or a write to it failed, and a fresh one must take its place.
+ * Where a sink is filled and emptied for every game (parallel.c), one
+ * allocation and free a game less. */
+int vc_sink_mem_reset(struct vc_sink *s, size_t keep);
+
 #endif

@@ -51,6 +51,7 @@
 
 enum { SLOT_FREE, SLOT_READY, SLOT_DONE };
 enum { BATCH_MAX = 16 }; /* games a reading worker reads at a time, at most */
+enum { KEEP_OUTPUT = 64 << 10 }; /* a game's output buffer kept for the next, at most */
 
 struct slot {
 	struct vc_game *g; /* reading workers: one of the reader's own games */
@@ -407,6 +408,22 @@ static void *reading_worker(void *arg)
 	return NULL;
 }
 
+/* A game's output sink, emptied for the next game: kept, but for a buffer
+ * that one game made large (its memory is then given back), or replaced
+ * when a write to it failed.  0, or -1 when there is no memory for a new
+ * one (the old one then stays). */
+static int renew_sink(struct vc_ctx *ctx, struct vc_sink **out)
+{
+	if (vc_sink_mem_reset(*out, KEEP_OUTPUT) == 0)
+		return 0;
+	struct vc_sink *fresh = vc_sink_mem(ctx);
+	if (!fresh)
+		return -1;
+	vc_sink_close(*out);
+	*out = fresh;
+	return 0;
+}
+
 /* one thread: read, work, hand over, one game at a time */
 static vc_status run_serial(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 			    const struct vc_parallel_opts *o)
@@ -421,7 +438,6 @@ static vc_status run_serial(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 		goto done;
 	}
 	for (;;) {
-		struct vc_sink *fresh;
 		if (o->result_size)
 			memset(result, 0, o->result_size);
 		if ((rs = next(source, g, result)) != VC_OK)
@@ -430,14 +446,10 @@ static vc_status run_serial(struct vc_ctx *ctx, vc_next_fn *next, void *source,
 		size_t len = 0;
 		const char *data = vc_sink_data(out, &len);
 		o->done(o->user, g, data ? data : "", data ? len : 0, result);
-		/* a fresh memory sink per game keeps its size to one game's output */
-		fresh = vc_sink_mem(ctx);
-		if (!fresh) {
+		if (renew_sink(ctx, &out) < 0) {
 			st = VC_FATAL;
 			break;
 		}
-		vc_sink_close(out);
-		out = fresh;
 	}
 	if (rs == VC_FATAL)
 		st = VC_FATAL;
@@ -567,7 +579,7 @@ static void pool_end(struct pool *pl)
 
 /* Under the lock, on the caller's thread: hands the done slots at head
  * over, in order, n at a time (done() under no lock: the workers' reading
- * reports to rctx, not to ctx), frees them with fresh sinks, and says how
+ * reports to rctx, not to ctx), frees them with their sinks emptied, and says how
  * many it handed over. */
 static size_t hand_over(struct pool *pl)
 {
@@ -583,11 +595,7 @@ static size_t hand_over(struct pool *pl)
 		if (reading)
 			release_held(pl, pl->head + k);
 		finish(pl, h);
-		struct vc_sink *fresh = vc_sink_mem(pl->ctx);
-		if (fresh) {
-			vc_sink_close(h->out);
-			h->out = fresh;
-		}
+		renew_sink(pl->ctx, &h->out);
 	}
 	pthread_mutex_lock(&pl->lock);
 	for (size_t k = 0; k < n; k++) {

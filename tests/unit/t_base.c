@@ -1115,10 +1115,31 @@ VT_TEST(sink_mem)
 	VT_EQ_INT(vc_sink_close(k), VC_OK);
 	VT_EQ_INT(s.n, 0);
 
-	/* data of a non-memory sink is NULL */
+	/* emptied for reuse: a small buffer is kept, a big one given back */
+	k = vc_sink_mem(ctx);
+	vc_sink_puts(k, "first");
+	VT_EQ_INT(vc_sink_mem_reset(k, 4096), 0);
+	d = vc_sink_data(k, &len);
+	VT_EQ_INT(len, 0);
+	VT_EQ_STR(d, "");
+	vc_sink_puts(k, "second");
+	d = vc_sink_data(k, &len);
+	VT_EQ_INT(len, 6);
+	VT_EQ_STR(d, "second");
+	vc_sink_write(k, big, n);
+	VT_EQ_INT(vc_sink_mem_reset(k, 4096), 0);
+	d = vc_sink_data(k, &len);
+	VT_EQ_INT(len, 0);
+	VT_EQ_STR(d, "");
+	vc_sink_puts(k, "third");
+	VT_EQ_STR(vc_sink_data(k, &len), "third");
+	VT_EQ_INT(vc_sink_close(k), VC_OK);
+
+	/* data of a non-memory sink is NULL, and it cannot be emptied */
 	k = vc_sink_open(ctx, "-", 0);
 	VT_CHECK(vc_sink_data(k, &len) == NULL);
 	VT_EQ_INT(len, 0);
+	VT_EQ_INT(vc_sink_mem_reset(k, 4096), -1);
 	VT_EQ_INT(vc_sink_close(k), VC_OK);
 	free(big);
 	seen_done(ctx, &s);
