@@ -79,7 +79,7 @@ def() {
 }
 
 run_one() {
-	local name=$1 out="$TMP/$1.out" t m rc line
+	local name=$1 out="$TMP/$1.out" t m rc
 	[ "${NULLOUT[$name]}" = 1 ] && out=/dev/null
 	eval "local -a argv=(${CMD[$name]})"
 	: >"$TMP/time"
@@ -434,6 +434,29 @@ validate_corpus pgnmentor standard/pgnmentor-10-players.pgn.gz
 rm -f "$TMP/pgnmentor.pgn"
 
 # 6: threads
+# The first two processors this script may run on, or nothing (no taskset, or one processor).
+two_cpus() {
+	command -v taskset >/dev/null 2>&1 || return 0
+	local list cpus=() part a b
+	list=$(taskset -cp $$ 2>/dev/null | sed 's/.*: *//')
+	for part in ${list//,/ }; do
+		a=${part%-*} b=${part#*-}
+		while [ "$a" -le "$b" ] && [ ${#cpus[@]} -lt 2 ]; do cpus+=("$a"); a=$((a + 1)); done
+	done
+	[ ${#cpus[@]} -eq 2 ] && echo "${cpus[0]} ${cpus[1]}"
+}
+# core_balance TA TB T2 A B: -j 1's time on each processor, and when they are over 5% apart,
+# the ratio -j 2 reaches against the two processors' sum (the harmonic 1/(1/TA + 1/TB)),
+# times two: what the ratio would read on two equal processors.
+core_balance() {
+	awk -v a="$1" -v b="$2" -v t="$3" -v ca="$4" -v cb="$5" 'BEGIN{
+		if (a == "" || b == "" || a <= 0 || b <= 0 || t <= 0) { print "cores ?"; exit }
+		printf "-j 1 on cpu%s %.2f s, on cpu%s %.2f s", ca, a, cb, b
+		d = a > b ? a / b : b / a
+		if (d > 1.05)
+			printf " (%.0f%% apart: on equal processors the ratio would read %.2f)", 100 * (d - 1), 2 / (t * (1 / a + 1 / b))
+	}'
+}
 label="validate lichess -j 2"
 if [ $have_valid = 0 ]; then
 	skip_row "$label" "skipped: $VVALID not built"
@@ -447,13 +470,22 @@ else
 	cat "$TMP/lichess.pgn" "$TMP/lichess.pgn" "$TMP/lichess.pgn" >"$TMP/lichess3.pgn"
 	def vj2 "$VVALID" -j 2 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
 	def vj1 "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
-	measure vj2 vj1
+	# -j 1 held to each of the two processors in turn: a virtual machine's
+	# processors may run at different speeds for a while, and the ratio then
+	# says more of the host than of the threads
+	read -r cpu_a cpu_b < <(two_cpus)
+	if [ -n "$cpu_b" ]; then
+		def vj1a taskset -c "$cpu_a" "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
+		def vj1b taskset -c "$cpu_b" "$VVALID" -j 1 --quiet "${vsum[@]}" "$TMP/lichess3.pgn"
+	fi
+	measure vj2 vj1 ${cpu_b:+vj1a vj1b}
 	games=$(games_of vj2 "$TMP/lichess3.pgn")
 	rm -f "$TMP/lichess3.pgn"
 	vnote vj2 "$games"
 	# the processor time (user + system) per game of both, as the target asks
 	R="$R; cpu/game $(awk -v g="$games" -v a="${CPU[vj2]:-}" -v b="${CPU[vj1]:-}" \
 		'BEGIN{ if (g>0 && a!="" && b!="") printf "%.1f us (-j 2) vs %.1f us (-j 1)", a*1e6/g, b*1e6/g; else print "?" }')"
+	[ -n "$cpu_b" ] && R="$R; $(core_balance "${T[vj1a]:-}" "${T[vj1b]:-}" "${T[vj2]:-}" "$cpu_a" "$cpu_b")"
 	row "$label" vj2 "vchess-validate -j 1" vj1 "$R"
 fi
 
