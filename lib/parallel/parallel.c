@@ -22,7 +22,8 @@
  *    built games from one thread to another cost more than the reading
  *    saved, since the cache lines of every game crossed between cores.
  *    A worker keeps up to AHEAD batches read: it waits for rlock only with
- *    none left, and otherwise reads only when rlock is free (struct queue).
+ *    none left (spinning a little first, rlock_take), and otherwise reads
+ *    only when rlock is free (struct queue).
  *    The reader reports to a context of its own (rctx), where what it says
  *    is held until the games read before it are handed over to the
  *    caller's context, so done() runs beside the reading under no lock of
@@ -340,10 +341,43 @@ static size_t read_batch(struct pool *pl, int index, int wait, size_t *first)
  * rlock only with nothing to do, where it once waited after every batch
  * that met another worker's read, and the wake-up that wait cost. */
 enum { AHEAD = 2 };
+enum { RLOCK_SPINS = 2000 }; /* tries of rlock before a worker sleeps on it */
 struct queue {
 	size_t first[AHEAD], n[AHEAD];
 	int len;
 };
+
+/* A pause in a spin-wait: lets the processor's other thread, or the
+ * hypervisor, have the time. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Takes rlock for a worker with nothing else to do.  The lock is held for
+ * one batch's reading, tens of microseconds, and a sleeping waiter costs
+ * more than that to wake (a futex call by the holder, an interrupt to an
+ * idle processor, which a virtual machine's host must pass on): so it
+ * tries for a while, with pauses, before it sleeps.  Most context
+ * switches of a -j 2 run were such sleeps: the spin took them from about
+ * 330 to 55 a run and 0.5 to 1% off its time, for no more processor time
+ * (it mostly ends within one batch's reading).  The tries are bounded (a
+ * few hundred microseconds) for a machine with more threads than
+ * processors, where the holder may be waiting for ours. */
+static void rlock_take(struct pool *pl)
+{
+	for (int i = 0; i < RLOCK_SPINS; i++) {
+		if (pthread_mutex_trylock(&pl->rlock) == 0)
+			return;
+		for (int k = 0; k < 8; k++)
+			cpu_relax();
+	}
+	pthread_mutex_lock(&pl->rlock);
+}
 
 /* Reads batches into q while there is room in q.  With q empty, it waits
  * for rlock (and, but for the caller's thread, for room in the window for
@@ -355,7 +389,7 @@ static void read_ahead(struct pool *pl, int index, struct queue *q)
 	if (q->len == AHEAD)
 		return;
 	if (empty)
-		pthread_mutex_lock(&pl->rlock);
+		rlock_take(pl);
 	else if (pthread_mutex_trylock(&pl->rlock) != 0)
 		return;
 	size_t n;
