@@ -23,7 +23,8 @@
 # Every test runs with the repository as its directory, standard input from
 # /dev/null, PATH=$BUILD/bin:$PATH, VCHESS_BUILD=$BUILD (absolute), CORPORA (the
 # absolute path of the real archives of corpora/MANIFEST) and a private, emptied
-# TMPDIR; each has VCHESS_TEST_TIMEOUT seconds (default 300).
+# TMPDIR; each has VCHESS_TEST_TIMEOUT seconds (default 300), or more where a script
+# asks for it with a line "# test-limit: SECONDS" among its first 40.
 #
 # The real archives are not part of the repository: make corpora fetches them into
 # CORPORA (default corpora/real, relative to the repository).  A test that needs one
@@ -264,8 +265,13 @@ run_perft() { # run_perft W FILE
 }
 
 run_script() { # run_script W FILE
-	local w=$1 file=$2 name st p f s
+	local w=$1 file=$2 name st p f s own
 	name=scripts/$(basename "$file")
+	# a script that asks for longer ("# test-limit: SECONDS" in its head) gets it;
+	# run_limited and describe_status read this limit
+	own=$(head -n 40 "$file" | sed -n 's/^# test-limit: \([0-9][0-9]*\)$/\1/p' | head -n 1)
+	local limit=$limit
+	[ -n "$own" ] && ((own > limit)) && limit=$own
 	run_limited "$w.out" "$w.err" "$file"
 	st=$?
 	p=$(count '^ok ' "$w.out")

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# test-limit: 600
+# (92 s alone, 185 s beside the rest of make -j2 check in CI: the default 300
+# left too little room on a busy machine, where it once ran out)
 # vchess against Fairy-Stockfish, the engine every variant player uses, on
 # the variants both know: for each, the start and positions reached by
 # seeded random play in vchess (tests/unit/t_genval.c writes the games,
