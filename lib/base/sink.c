@@ -307,12 +307,10 @@ int vc_sink_mem_reset(struct vc_sink *s, size_t keep)
 {
 	if (!s || s->kind != SINK_MEM || s->failed || s->mem.oom)
 		return -1;
-	if (s->mem.cap > keep) {
-		vc_buf_free(&s->mem);
-		vc_buf_init(&s->mem);
-	} else {
+	if (s->mem.cap > keep)
+		vc_buf_free(&s->mem); /* and empty, as vc_buf_init leaves it */
+	else
 		vc_buf_reset(&s->mem);
-	}
 	return 0;
 }
 

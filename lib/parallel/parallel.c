@@ -613,8 +613,8 @@ static void pool_end(struct pool *pl)
 
 /* Under the lock, on the caller's thread: hands the done slots at head
  * over, in order, n at a time (done() under no lock: the workers' reading
- * reports to rctx, not to ctx), frees them with their sinks emptied, and says how
- * many it handed over. */
+ * reports to rctx, not to ctx), frees them with their sinks emptied, and
+ * says how many it handed over. */
 static size_t hand_over(struct pool *pl)
 {
 	int reading = pl->r != NULL;
