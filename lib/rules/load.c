@@ -61,6 +61,9 @@ struct vc_variant *vc_variant_load_mem(struct vc_ctx *ctx, const char *name, con
 	v->bbm = vc_bb_mirrors(tables) ? tables : NULL;
 	v->bb = tables && (vc_bb_serves_perft(tables) || !v->bbm) ? tables : NULL;
 	v->bbw = vc_ctx_bitboards(ctx) && v->nsq > 64 ? vc_bbw_build(v) : NULL;
+	/* the shapes serve where the tries would: boards the mirror does
+	 * not take, and its types left out */
+	v->shapes = vc_ctx_bitboards(ctx) ? vc_shapes_build(v) : NULL;
 	v->bbout = vc_bb_outside(v->bbm, 0);
 	v->bboutcap = vc_bb_outside(v->bbm, 1);
 	if (v->bbm)

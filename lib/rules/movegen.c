@@ -29,6 +29,19 @@
 /* Do royal pieces on a and b face each other on an open file? */
 static int faces(const struct vc_position *p, int a, int b);
 
+/* out[0..n) sorted (a few squares, most often one); n */
+static int in_square_order(int16_t *out, int n)
+{
+	for (int i = 1; i < n; i++) {
+		int16_t x = out[i];
+		int j = i;
+		for (; j > 0 && out[j - 1] > x; j--)
+			out[j] = out[j - 1];
+		out[j] = x;
+	}
+	return n;
+}
+
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap)
 {
@@ -40,8 +53,11 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 	int32_t i = v->trieoff[k][side][target], end = v->trieend[k][side][target];
 	int n = 0;
 	if (mask && !(mask & (mask - 1)) && !(mask & v->walk_types)) {
-		/* one type: its own trie */
+		/* one type: its shapes, else its own trie */
 		int type = __builtin_ctzll(mask);
+		if (v->shapes && v->shapes->run[k][side][type])
+			return vc_shape_origins(p, v->shapes->run[k][side][type], side, type, target, 1,
+						out, cap);
 		size_t idx = (size_t)type * (size_t)v->nsq + (size_t)target;
 		const struct vc_tnode1 *t1 = v->ttrie;
 		uint8_t want = vc_code(type, side);
@@ -63,7 +79,7 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 			}
 			i += t1[i].skip;
 		}
-		return n;
+		return in_square_order(out, n);
 	}
 	if (!(mask & ~v->walk_types))
 		i = end; /* the tries hold none of the walked types */
@@ -105,7 +121,7 @@ int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int t
 			}
 		}
 	}
-	return n;
+	return in_square_order(out, n);
 }
 
 /* A square's piece is 'now', on the board and its mirror: for the tests
@@ -1062,6 +1078,10 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	}
 	uint8_t mover = p->board[m->to];
 	int type = vc_code_type(mover);
+	if (v->shapes && v->shapes->run[0][them][type]) {
+		int16_t by;
+		return vc_shape_origins(p, v->shapes->run[0][them][type], them, type, k, 0, &by, 1) > 0;
+	}
 	const struct vc_tnode1 *t = v->ttrie;
 	size_t idx = (size_t)type * (size_t)v->nsq + (size_t)k;
 	int32_t i = v->ttoff[0][them][idx], end = v->ttend[0][them][idx];

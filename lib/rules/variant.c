@@ -67,6 +67,7 @@ void vc_variant_free(struct vc_variant *v)
 			free(v->ttend[k][s]);
 		}
 	free(v->ttrie);
+	vc_shapes_free(v->shapes);
 	for (int s = 0; s < 2; s++)
 		for (int t = 0; t < VC_MAXT; t++)
 			free(v->walk_reach[s][t]);

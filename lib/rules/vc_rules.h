@@ -387,6 +387,10 @@ struct vc_variant {
 	} *ttrie;
 	int32_t *ttoff[2][2];
 	int32_t *ttend[2][2];
+	/* the types that move alike from every square, by step (shapes.c):
+	 * which of their pieces reach a square without the tries; NULL when
+	 * no type does, or under vc_ctx_set_bitboards(ctx, 0) */
+	struct vc_shapes *shapes;
 	uint64_t promo_zone[2][VC_MAXT][VC_SQWORDS];
 	uint64_t auto_zone[2][VC_MAXT][VC_SQWORDS];
 	uint64_t *zobrist;        /* [(code) * nsq + sq] */
@@ -834,11 +838,34 @@ int vc_move_exposes(struct vc_position *p, const vc_move *m);
 /* Is a pseudo-legal move legal?  (Not when it cannot be made: out of memory.) */
 int vc_move_legal(struct vc_position *p, const vc_move *m);
 /* Origins of side's pieces whose type is in mask that reach target
- * (capture tries when capture != 0); returns the count written to out.
- * The walked types are in no trie: of those, every piece whose paths hold
- * target at all (walk_reach, walk_move_reach), blocked or not. */
+ * (capture tries when capture != 0), in square order; returns the count
+ * written to out.  The walked types are in no trie: of those, every piece
+ * whose paths hold target at all (walk_reach, walk_move_reach), blocked or
+ * not. */
 int vc_reach_origins(const struct vc_position *p, int side, uint64_t mask, int target,
 		     int capture, int16_t *out, int cap);
+
+/* shapes.c: a type's moves by their step, for the types whose paths are
+ * the same from every square but for the board's edges.  run[kind 0
+ * capture, 1 move][side][type] holds, per step (index (ranks - 1 + rank
+ * step) * (2 * files - 1) + files - 1 + file step), where its shapes
+ * start in pool (the next step's start ends them), or is NULL for a type
+ * that is not so; a shape is n, the box its squares span from the origin
+ * (least and most file step, least and most rank step), then the n
+ * squares that must be empty, as offsets from the origin. */
+struct vc_shapes {
+	int32_t *run[2][2][VC_MAXT];
+	int16_t *pool;
+};
+/* v's shapes (its paths compiled), or NULL when no type has them or
+ * memory ran out: the tries answer alone. */
+struct vc_shapes *vc_shapes_build(const struct vc_variant *v);
+void vc_shapes_free(struct vc_shapes *sh);
+/* The pieces of side's type on the board that reach target by the shapes
+ * of run (one of v->shapes->run), those on dead squares left out when
+ * dead != 0, in square order, up to cap of them; their count. */
+int vc_shape_origins(const struct vc_position *p, const int32_t *run, int side, int type,
+		     int target, int dead, int16_t *out, int cap);
 
 /* bitboard.c: perft over 64-bit bitboards for the variants that fit them */
 struct vc_bb;

@@ -436,6 +436,86 @@ VT_TEST(mate_test_without_mirror)
 	VT_CHECK(used >= 8);
 }
 
+/* p (shapes) and q (the tries alone), one position: 0 when, for every
+ * type with shapes, side, kind and target, the pieces they find reaching
+ * it are those the tries find. */
+static int same_shape_origins(const char *name, struct vc_position *p, struct vc_position *q,
+			      vc_move *ms)
+{
+	const struct vc_variant *v = p->v;
+	(void)ms;
+	for (int t = 0; t < v->ntypes; t++)
+		for (int k = 0; k < 2; k++)
+			for (int side = 0; side < 2; side++) {
+				const int32_t *run = v->shapes->run[k][side][t];
+				for (int to = 0; run && to < v->nsq; to++) {
+					int16_t a[64], b[64];
+					int na = vc_shape_origins(p, run, side, t, to, 1, a, 64);
+					int nb = origins(q, side, 1ULL << t, to, !k, b);
+					if (na != nb || memcmp(a, b, (size_t)na * sizeof *a)) {
+						char fen[512];
+						vc_position_fen(p, fen, sizeof fen);
+						VT_FAIL_AT(__FILE__, __LINE__,
+							   "%s: %s: %s's %ss reaching %d (kind %d): shapes %d, tries %d",
+							   name, fen, side ? "black" : "white", v->types[t].name, to,
+							   k, na, nb);
+						return 1;
+					}
+				}
+			}
+	return 0;
+}
+
+/* the type of v named so (0 and a failure when there is none) */
+static int named(const struct vc_variant *v, const char *name)
+{
+	int t = vc_variant_piece_find(v, name);
+	VT_CHECK(t >= 0);
+	return t < 0 ? 0 : t;
+}
+
+static int has_shapes(const struct vc_variant *v)
+{
+	return v->shapes != NULL;
+}
+
+/* Shapes against the tries in seeded random games of every built-in that
+ * has them (the check after each move too, which takes them); and which
+ * types have them: those whose moves are the same from every square. */
+VT_TEST(shapes_against_tries)
+{
+	int used = lockstep_builtins(has_shapes, same_shape_origins, 900, full() ? 6 : 2,
+				     full() ? 200 : 60);
+	printf("# t_bb: %d of %d built-in variants have shapes\n", used, vc_builtin_count());
+	VT_CHECK(used > 0);
+	struct vc_ctx *ctx = vc_ctx_new();
+	struct vc_variant *x = vc_variant_load(ctx, "xiangqi"), *io = vc_variant_load(ctx, "io");
+	VT_CHECK(x && io && x->shapes && io->shapes);
+	for (int k = 0; x && io && x->shapes && io->shapes && k < 2; k++)
+		for (int s = 0; s < 2; s++) {
+			/* the palace, the river: the advisor's, the elephant's and
+			 * the soldier's moves depend on the square; the chariot's
+			 * and the horse's do not (the horse's leg is a square to
+			 * be empty); Io Chess's bent and crooked riders have them */
+			const char *no[] = { "king", "advisor", "elephant", "soldier" };
+			const char *yes[] = { "chariot", "horse" };
+			for (size_t i = 0; i < 4; i++)
+				VT_CHECK(!x->shapes->run[k][s][named(x, no[i])]);
+			for (size_t i = 0; i < 2; i++)
+				VT_CHECK(x->shapes->run[k][s][named(x, yes[i])] != NULL);
+			VT_CHECK(io->shapes->run[k][s][named(io, "griffin")] != NULL);
+			VT_CHECK(io->shapes->run[k][s][named(io, "crooked-knight")] != NULL);
+		}
+	vc_variant_free(x);
+	vc_variant_free(io);
+	/* without bitboards, none */
+	vc_ctx_set_bitboards(ctx, 0);
+	io = vc_variant_load(ctx, "io");
+	VT_CHECK(io && !io->shapes);
+	vc_variant_free(io);
+	vc_ctx_free(ctx);
+}
+
 /* The validator loads its variants by its context's setting: without
  * bitboards (vchess-validate --no-bitboards) they keep no mirror. */
 VT_TEST(validator_follows_the_context)
@@ -1031,7 +1111,7 @@ VT_TEST(chess_published)
 }
 
 VT_MAIN(VT_ENTRY(every_eligible_variant), VT_ENTRY(wide_core_on_small_boards), VT_ENTRY(mate_test_without_mirror), VT_ENTRY(first_move_leaps),
-	VT_ENTRY(mirror_against_tries), VT_ENTRY(validator_follows_the_context),
+	VT_ENTRY(mirror_against_tries), VT_ENTRY(shapes_against_tries), VT_ENTRY(validator_follows_the_context),
 	VT_ENTRY(made_shapes), VT_ENTRY(made_wide_shapes), VT_ENTRY(made_zones), VT_ENTRY(made_hands), VT_ENTRY(made_tall), VT_ENTRY(made_odd), VT_ENTRY(chess_edges), VT_ENTRY(xiangqi_family_edges), VT_ENTRY(end_rules_edges), VT_ENTRY(castler_of_two),
 	VT_ENTRY(atomic_quiet_moves),
 	VT_ENTRY(drops_at_the_last_ply),
