@@ -2132,12 +2132,16 @@ static int can_reply(const struct vc_bb *b, const struct vc_variant *v, const st
 }
 
 /* Has an end rule ended the game (movegen.c's vc_end_by_rule, for the
- * rules end_fits lets in; perft only asks whether)?  buf: room for moves. */
+ * rules end_fits lets in; perft only asks whether)?  buf: room for moves.
+ * kept: x came by a move that took, dropped and promoted nothing from a
+ * position where the game went on, so each side has the pieces it had
+ * there; where whose turn it is does not matter to it (no claim), no kind
+ * has gone extinct then. */
 static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		   struct bmove *buf)
+		   struct bmove *buf, int kept)
 {
 	const struct vc_end_rules *e = &v->end;
-	if (e->extinct && extinct(b, e, x))
+	if (e->extinct && !(kept && !e->extinct_claim) && extinct(b, e, x))
 		return 1;
 	for (int s = 0; s < 2; s++)
 		if ((e->royal_lost && b->king >= 0 && x->king[s] < 0) ||
@@ -2157,10 +2161,18 @@ static int bb_over(const struct vc_bb *b, const struct vc_variant *v, const stru
 	return w || bl;
 }
 
-static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
-		      int depth, struct bmove *buf)
+/* Does m leave each side the pieces it had (bb_over's kept)?  Castling's
+ * promo is its right, not a promotion. */
+static inline int keeps_pieces(const struct bmove *m)
 {
-	if (v->has_end && bb_over(b, v, x, buf))
+	return !(m->flags & (BM_CAP | BM_DROP)) && (!m->promo || (m->flags & BM_CASTLE));
+}
+
+/* kept: as bb_over's, of x and the move that made it */
+static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const struct bpos *x,
+		      int depth, struct bmove *buf, int kept)
+{
+	if (v->has_end && bb_over(b, v, x, buf, kept))
 		return 0; /* the game is over */
 	int n = gen_legal(b, v, x, buf, depth == 1, 0);
 	if (depth == 1)
@@ -2169,7 +2181,7 @@ static uint64_t perft(const struct vc_bb *b, const struct vc_variant *v, const s
 	struct bpos c;
 	for (int i = 0; i < n; i++) {
 		bb_make(b, v, &c, x, &buf[i]);
-		total += perft(b, v, &c, depth - 1, buf + n);
+		total += perft(b, v, &c, depth - 1, buf + n, keeps_pieces(&buf[i]));
 	}
 	return total;
 }
@@ -2357,7 +2369,7 @@ int vc_bb_perft(const struct vc_position *p, int depth, uint64_t *count)
 	struct bmove *buf = malloc((size_t)depth * VC_MAX_MOVES * sizeof *buf);
 	if (!buf)
 		return 0;
-	*count = perft(b, p->v, &x, depth, buf);
+	*count = perft(b, p->v, &x, depth, buf, 0);
 	free(buf);
 	return 1;
 }
