@@ -267,11 +267,12 @@ for spec in "${PERFTS[@]}"; do
 	fname=''
 	sname=''
 	if [ -n "$FSF" ]; then fname="fsf$i"; def "$fname" --in "$(uci_in "$fname" "" "$pos" "$depth")" "$FSF"; fi
-	if [ $i -eq 1 ] && [ -n "$SF" ]; then sname="sf$i"; def "$sname" --in "$(uci_in "$sname" "" "$pos" "$depth")" "$SF"; fi
+	# stockfish too on the start position and Kiwipete: issue #20's perft target names both
+	if [ $i -le 2 ] && [ -n "$SF" ]; then sname="sf$i"; def "$sname" --in "$(uci_in "$sname" "" "$pos" "$depth")" "$SF"; fi
 	measure "vp$i" "$fname"
 	check_counts "$label" "$want" "vp$i" "$fname" fairy-stockfish
 	row "$label" "vp$i" fairy-stockfish "$fname" "$R"
-	if [ $i -eq 1 ]; then
+	if [ $i -le 2 ]; then
 		measure "$sname"
 		check_counts "$label" "$want" "vp$i" "$sname" stockfish
 		row "$label" "vp$i" stockfish "$sname" "$R"
