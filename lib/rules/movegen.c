@@ -1078,10 +1078,8 @@ int vc_check_after(const struct vc_position *p, const vc_move *m)
 	}
 	uint8_t mover = p->board[m->to];
 	int type = vc_code_type(mover);
-	if (v->shapes && v->shapes->run[0][them][type]) {
-		int16_t by;
-		return vc_shape_origins(p, v->shapes->run[0][them][type], them, type, k, 0, &by, 1) > 0;
-	}
+	if (v->shapes && v->shapes->run[0][them][type]) /* the mover alone, by its step */
+		return vc_shape_reaches(p, v->shapes->run[0][them][type], m->to, k);
 	const struct vc_tnode1 *t = v->ttrie;
 	size_t idx = (size_t)type * (size_t)v->nsq + (size_t)k;
 	int32_t i = v->ttoff[0][them][idx], end = v->ttend[0][them][idx];

@@ -329,6 +329,39 @@ void vc_shapes_free(struct vc_shapes *sh)
 	free(sh);
 }
 
+/* Does the piece on from (file ff, rank fr) reach the square d steps away
+ * by one of run's shapes: one that fits on the board from there, with its
+ * squares on the way empty? */
+static inline int reaches(const struct vc_position *p, const int16_t *pool, const int32_t *run,
+			  int from, int ff, int fr, int d)
+{
+	const struct vc_variant *v = p->v;
+	for (int32_t i = run[d], end = run[d + 1]; i < end; i += 5 + pool[i]) {
+		const int16_t *s = pool + i;
+		int hit = ff + s[1] >= 0 && ff + s[2] < v->files && fr + s[3] >= 0 &&
+			  fr + s[4] < v->ranks;
+		for (int e = 0; e < s[0] && hit; e++)
+			hit = !p->board[from + s[5 + e]];
+		if (hit)
+			return 1;
+	}
+	return 0;
+}
+
+/* the index of the step from (ff, fr) to (tf, tr) in a run */
+static inline int step_at(const struct vc_variant *v, int ff, int fr, int tf, int tr)
+{
+	return (tr - fr + v->ranks - 1) * (2 * v->files - 1) + tf - ff + v->files - 1;
+}
+
+int vc_shape_reaches(const struct vc_position *p, const int32_t *run, int from, int target)
+{
+	const struct vc_variant *v = p->v;
+	int ff = v->sqfile[from], fr = v->sqrank[from];
+	return reaches(p, v->shapes->pool, run, from, ff, fr,
+		       step_at(v, ff, fr, v->sqfile[target], v->sqrank[target]));
+}
+
 int vc_shape_origins(const struct vc_position *p, const int32_t *run, int side, int type,
 		     int target, int dead, int16_t *out, int cap)
 {
@@ -340,16 +373,8 @@ int vc_shape_origins(const struct vc_position *p, const int32_t *run, int side, 
 		int from = p->plist[side][j];
 		if (p->board[from] != want || (dead && (p->sqf[from] & VC_SQF_DEAD)))
 			continue;
-		int ff = v->sqfile[from], fr = v->sqrank[from], hit = 0;
-		int d = (tr - fr + v->ranks - 1) * (2 * v->files - 1) + tf - ff + v->files - 1;
-		for (int32_t i = run[d], end = run[d + 1]; i < end && !hit; i += 5 + pool[i]) {
-			const int16_t *s = pool + i;
-			hit = ff + s[1] >= 0 && ff + s[2] < v->files && fr + s[3] >= 0 &&
-			      fr + s[4] < v->ranks;
-			for (int e = 0; e < s[0] && hit; e++)
-				hit = !p->board[from + s[5 + e]];
-		}
-		if (!hit)
+		int ff = v->sqfile[from], fr = v->sqrank[from];
+		if (!reaches(p, pool, run, from, ff, fr, step_at(v, ff, fr, tf, tr)))
 			continue;
 		/* in square order, as vc_reach_origins promises */
 		int at = n++;

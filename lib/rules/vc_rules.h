@@ -866,6 +866,9 @@ void vc_shapes_free(struct vc_shapes *sh);
  * dead != 0, in square order, up to cap of them; their count. */
 int vc_shape_origins(const struct vc_position *p, const int32_t *run, int side, int type,
 		     int target, int dead, int16_t *out, int cap);
+/* Does the piece on from reach target by the shapes of run (from's piece
+ * of run's side and type, whatever stands on target)? */
+int vc_shape_reaches(const struct vc_position *p, const int32_t *run, int from, int target);
 
 /* bitboard.c: perft over 64-bit bitboards for the variants that fit them */
 struct vc_bb;

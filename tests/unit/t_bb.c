@@ -438,7 +438,7 @@ VT_TEST(mate_test_without_mirror)
 
 /* p (shapes) and q (the tries alone), one position: 0 when, for every
  * type with shapes, side, kind and target, the pieces they find reaching
- * it are those the tries find. */
+ * it are those the tries find, and each piece's own test agrees. */
 static int same_shape_origins(const char *name, struct vc_position *p, struct vc_position *q,
 			      vc_move *ms)
 {
@@ -460,6 +460,21 @@ static int same_shape_origins(const char *name, struct vc_position *p, struct vc
 							   name, fen, side ? "black" : "white", v->types[t].name, to,
 							   k, na, nb);
 						return 1;
+					}
+					/* and each piece alone, as the check after a move asks */
+					for (int j = 0; j < p->npl[side]; j++) {
+						int from = p->plist[side][j], in = 0;
+						if (p->board[from] != vc_code(t, side) ||
+						    (p->sqf[from] & VC_SQF_DEAD))
+							continue;
+						for (int i = 0; i < nb; i++)
+							in |= b[i] == from;
+						if (vc_shape_reaches(p, run, from, to) != in) {
+							VT_FAIL_AT(__FILE__, __LINE__,
+								   "%s: the %s on %d reaching %d (kind %d): shapes say %d",
+								   name, v->types[t].name, from, to, k, !in);
+							return 1;
+						}
 					}
 				}
 			}
