@@ -804,16 +804,21 @@ static int direct_move(const struct vc_position *p, int from, int to, int t, vc_
 				return 0;
 	}
 	uint8_t occ = p->board[to];
-	if (occ && (vc_code_color(occ) == p->side || (v->types[vc_code_type(occ)].props &
-						       (VC_P_UNCAPTURABLE | VC_P_ROYAL))))
-		return 0; /* self-capture, immunity: let generation decide */
+	int self = occ && vc_code_color(occ) == p->side;
+	if (occ && (v->types[vc_code_type(occ)].props & (VC_P_UNCAPTURABLE | VC_P_ROYAL)))
+		return 0; /* immunity: let generation decide */
+	/* a self-capture by a piece that may make one, by the path on which
+	 * the candidate was found (a capture's: each captures its own side's
+	 * pieces as it captures the other's) */
+	if (self && (!vc_self_captures(v, t) || (pt->props & VC_P_NOCAPTURE)))
+		return 0;
 	m->from = (int16_t)from;
 	m->to = (int16_t)to;
 	m->from2 = m->to2 = m->aux = -1;
 	m->piece = (uint8_t)t;
 	m->promo = 0;
 	m->extra = m->gate = 0;
-	m->flags = occ ? VC_MF_CAPTURE : 0;
+	m->flags = occ ? VC_MF_CAPTURE | (self ? VC_MF_SELF : 0) : 0;
 	if (pt->auto_to >= 0 && vc_bit_test(v->auto_zone[p->side][t], to)) {
 		m->promo = (uint8_t)(pt->auto_to + 1);
 		m->flags |= VC_MF_PROMO;
@@ -1449,7 +1454,7 @@ static int say_why_not(const struct why *w)
 	if (san->gate >= 0)
 		return gate_why(p, san, w->text, w->tl, w->code, w->msg, w->n);
 	vc_square_name(v, san->to, s1);
-	if (occ && vc_code_color(occ) == side && !(v->rules & VC_R_SELF_CAPTURE))
+	if (occ && vc_code_color(occ) == side && !vc_self_captures(v, t))
 		return why_fail(w, "move-illegal", "no %s can reach %s: it holds a piece of %s's own",
 				pw, s1, side_name(side));
 	if (v->types[t].props & VC_P_IMMOBILE)

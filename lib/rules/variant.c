@@ -888,9 +888,7 @@ static int origin_paths(struct compile *c, int s, int t, int o)
 	pb_push(&c->pb, 0);
 	for (int a = 0; a < pt->natoms; a++) {
 		int modes = pt->atoms[a].modes;
-		int own = ((v->rules & VC_R_SELF_CAPTURE) && !(pt->props & VC_P_ROYAL)) ||
-			  (pt->props & VC_P_CAPTURES_OWN);
-		if (own && (modes & VC_MODE_CAPTURE))
+		if (vc_self_captures(v, t) && (modes & VC_MODE_CAPTURE))
 			modes |= VC_MODE_SELF;
 		if (pt->props & VC_P_NOCAPTURE)
 			modes &= ~(VC_MODE_CAPTURE | VC_MODE_SELF | VC_MODE_EPTAKE);

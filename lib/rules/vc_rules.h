@@ -502,6 +502,16 @@ static inline int vc_promo_zone_move(const struct vc_variant *v, int side, int t
 				    vc_bit_test(v->promo_zone[side][t], from)));
 }
 
+/* May a piece of type t capture its own side's pieces (the non-royal ones),
+ * with the moves by which it captures: the variant's self-capture for
+ * every piece but a royal one, or the piece's captures-own? */
+static inline int vc_self_captures(const struct vc_variant *v, int t)
+{
+	const struct vc_ptype *pt = &v->types[t];
+	return ((v->rules & VC_R_SELF_CAPTURE) && !(pt->props & VC_P_ROYAL)) ||
+	       (pt->props & VC_P_CAPTURES_OWN);
+}
+
 /* May a piece of type t be dropped on relative rank rr (1-based) of the
  * dropping side?  Its drop-ranks, and for pawns the variant's
  * drop-pawn-forbidden-ranks. */
